@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// Answer --version before loading anything else: it is the cheapest call a user can make.
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${pkg.version}\n`);
+} else {
+  const { run } = await import('../dist/main.js');
+  const { processDeps } = await import('../dist/deps.js');
+  process.exitCode = await run(args, processDeps());
+}

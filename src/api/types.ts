@@ -1,0 +1,130 @@
+/**
+ * The service's resources, as `shared/service-interface.md` describes them.
+ * The sandbox serves these and the client reads them: this file is the one source of truth.
+ */
+
+/** A tier of an exchange fee schedule (key pattern `tier_<n>`). */
+export interface FeeTier {
+  volume: number;
+  /** Negative: a rebate. */
+  maker_rebate: number;
+}
+
+export interface FeeSchedule {
+  /** Negative denotes a rebate. */
+  maker_fee: number;
+  taker_fee: number;
+  tier_thresholds: Record<string, FeeTier>;
+}
+
+/** GET /api/v1/exchanges/{exchange}/fees */
+export interface ExchangeFeeSchedule {
+  exchange: string;
+  /** YYYY-MM-DD */
+  effective_date: string;
+  fee_schedule: FeeSchedule;
+  /** ISO 8601 timestamp with Z. */
+  last_updated: string;
+}
+
+export interface TradingHours {
+  /** HH:MM:SS, a single time. */
+  pre_market: string;
+  /** HH:MM:SS-HH:MM:SS */
+  regular: string;
+  /** HH:MM:SS-HH:MM:SS */
+  after_hours: string;
+}
+
+export interface CircuitBreakers {
+  /** Fractions of a decline, e.g. 0.07. */
+  level_1: number;
+  level_2: number;
+  level_3: number;
+}
+
+export interface Rules {
+  trading_hours: TradingHours;
+  tick_size: number;
+  lot_size: number;
+  circuit_breakers: CircuitBreakers;
+}
+
+/** GET /api/v1/exchanges/{exchange}/rules */
+export interface ExchangeRules {
+  exchange: string;
+  rules: Rules;
+  effective_date: string;
+  last_updated: string;
+}
+
+export interface OrderType {
+  /** Values seen: LIMIT, MARKET, STOP, IOC, FOK. */
+  type: string;
+  description: string;
+  supported: boolean;
+}
+
+/** GET /api/v1/exchanges/{exchange}/order-types */
+export interface ExchangeOrderTypes {
+  exchange: string;
+  order_types: OrderType[];
+  last_updated: string;
+}
+
+/** One fee or rebate line item (GET /api/v1/fee-schedule-results). Field order is the document's. */
+export interface FeeScheduleResult {
+  id: string;
+  exchange_name: string;
+  fee_type: string;
+  fee_category: string;
+  fee_charge_type: string;
+  fee_amount: string;
+  fee_action: string;
+  fee_action_details: string | null;
+  fee_basis: string | null;
+  fee_notes: string | null;
+  fee_reference: string | null;
+  fee_participant: string;
+  fee_participant_details: string | null;
+  fee_monthly_volume: string | null;
+  fee_monthly_volume_criteria: string | null;
+  fee_symbol_classification: string;
+  fee_symbol_type: string;
+  fee_trade_type: string | null;
+  fee_symbol: string | null;
+  fee_excluded_symbols: string | null;
+  fee_conditions: string | null;
+  fee_exclusions: string | null;
+  fee_extra_info: string | null;
+  version_id: string;
+  /** Timestamp with UTC offset and microseconds, e.g. 2024-05-01T13:45:12.123456+00:00 */
+  scraped_time: string;
+  /** Timestamp without offset, with microseconds, e.g. 2024-05-01T13:47:00.654321 */
+  created_on: string;
+}
+
+/** The envelope of the results endpoint. */
+export interface FeeScheduleResultsPage {
+  success: boolean;
+  message: string;
+  data: FeeScheduleResult[];
+  total_records: number;
+  page_size: number;
+  total_pages: number;
+  /** 0-indexed; echoes page_number. */
+  current_page: number;
+  /** Seconds; null on error. */
+  query_time: number | null;
+  disable_jsonable_encoder: boolean;
+}
+
+/** The documented body of a 401 from the results endpoint. */
+export interface UnauthorizedBody {
+  message: string;
+  data: [];
+  query_time: null;
+  success: false;
+  disable_jsonable_encoder: false;
+  status_code: 401;
+}

@@ -1,0 +1,33 @@
+import type { Command } from 'commander';
+import type { ContextFor } from '../program.js';
+import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../api/filters.js';
+import type { JsonObject } from '../output/exporter.js';
+
+/** One row per results flag that takes a fixed set of values. */
+export function filterRows(): JsonObject[] {
+  const enumerated = ENUM_FILTER_NAMES.map((name) => ({ parameter: name, values: [...ENUM_FILTER_VALUES[name]] }));
+  return [
+    ...enumerated,
+    { parameter: 'order_by', values: [...ORDER_BY_VALUES] },
+    { parameter: 'order_dir', values: [...ORDER_DIR_VALUES] },
+  ].map(({ parameter, values }) => ({ parameter, flag: `--${parameter.replaceAll('_', '-')}`, values }));
+}
+
+export function registerFiltersCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('filters')
+    .description('List the allowed values of every results filter (matched case-insensitively).')
+    .action(async (_flags: unknown, self: Command) => {
+      const context = contextFor(self);
+      const { deps, globals } = context;
+      const { resolveFormat, writeDataset } = await import('../output/write.js');
+      const format = resolveFormat({ format: globals.format, outputPath: globals.output, stdout: deps.stdout });
+      async function* rows() {
+        yield* filterRows();
+      }
+      await writeDataset(
+        { shape: 'list', records: rows(), select: globals.columns },
+        { format, outputPath: globals.output, stdout: deps.stdout, color: context.stdoutColor, signal: context.signal },
+      );
+    });
+}

@@ -1,0 +1,59 @@
+import type { Context } from '../context.js';
+import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { walkResults } from '../http/pagination.js';
+import { createProgress } from '../io/progress.js';
+import { resolveFormat, validateColumns, writeDataset } from '../output/write.js';
+import type { ResultsRequest } from './results.js';
+
+/** What a results table shows when --columns does not say: what an analyst reads first. */
+export const RESULTS_TABLE_COLUMNS = [
+  'exchange_name',
+  'fee_type',
+  'fee_category',
+  'fee_action',
+  'fee_participant',
+  'fee_symbol_type',
+  'fee_amount',
+  'scraped_time',
+] as const;
+
+export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
+  const { deps, globals } = context;
+  const settings = await context.settings();
+  const format = resolveFormat({ format: settings.format, outputPath: globals.output, stdout: deps.stdout });
+  if (globals.columns) validateColumns(globals.columns, FEE_SCHEDULE_RESULT_FIELDS);
+  const client = await context.client();
+  const walking = request.all || request.limit !== undefined;
+  const progress = await createProgress({
+    stream: deps.stderr,
+    enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,
+  });
+  const startedAt = deps.now();
+  let pages = 0;
+  const records = walkResults(client, request.query, {
+    all: request.all,
+    limit: request.limit,
+    onPage: (state) => {
+      pages = state.page;
+      progress.update(state);
+    },
+  });
+  try {
+    const written = await writeDataset(
+      {
+        shape: 'list',
+        records,
+        columns: FEE_SCHEDULE_RESULT_FIELDS,
+        select: globals.columns,
+        tableColumns: RESULTS_TABLE_COLUMNS,
+      },
+      { format, outputPath: globals.output, stdout: deps.stdout, color: context.stdoutColor, signal: context.signal },
+    );
+    const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
+    const target = written.path ? ` to ${written.path}` : '';
+    progress.finish(`${written.records} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
+  } catch (error) {
+    progress.fail();
+    throw error;
+  }
+}

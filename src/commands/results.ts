@@ -1,0 +1,119 @@
+import { type Command, Option } from 'commander';
+import type { ContextFor } from '../program.js';
+import {
+  ENUM_FILTER_NAMES,
+  ENUM_FILTER_VALUES,
+  ORDER_BY_VALUES,
+  ORDER_DIR_VALUES,
+  PAGE_SIZE,
+  type OrderBy,
+  type OrderDir,
+  type ResultsQuery,
+} from '../api/filters.js';
+import { UsageError } from '../errors.js';
+import { collectList, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
+
+/** Flags of `mkt results`, as commander parses them. */
+export interface ResultsFlags {
+  exchangeName?: string[];
+  exchange?: string[];
+  supplierName?: string[];
+  feeType?: string[];
+  feeCategory?: string[];
+  feeAction?: string[];
+  feeParticipant?: string[];
+  feeSymbolClassification?: string[];
+  feeSymbolType?: string[];
+  feeTradeType?: string[];
+  startDate?: string;
+  since?: string;
+  endDate?: string;
+  until?: string;
+  latestOnly?: boolean;
+  orderBy?: string;
+  orderDir?: string;
+  pageSize?: string;
+  pageNumber?: string;
+  all?: boolean;
+  limit?: string;
+}
+
+export interface ResultsRequest {
+  query: ResultsQuery;
+  all: boolean;
+  limit?: number;
+}
+
+const kebab = (name: string) => name.replaceAll('_', '-');
+const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+
+function pickAlias(flags: ResultsFlags, name: 'startDate' | 'endDate', alias: 'since' | 'until', flag: string): string | undefined {
+  if (flags[name] !== undefined && flags[alias] !== undefined) {
+    throw new UsageError(`give either ${flag} or --${alias}, not both`);
+  }
+  return flags[name] ?? flags[alias];
+}
+
+/** Validates every flag and builds the query; a bad value is a UsageError and nothing is sent. */
+export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
+  const query: ResultsQuery = {};
+  const exchanges = [...(flags.exchangeName ?? []), ...(flags.exchange ?? [])];
+  if (exchanges.length > 0) query.exchange_name = exchanges;
+  if (flags.supplierName?.length) query.supplier_name = flags.supplierName;
+  for (const name of ENUM_FILTER_NAMES) {
+    const values = flags[camel(name) as keyof ResultsFlags] as string[] | undefined;
+    if (values?.length) query[name] = values.map((value) => matchAllowed(`--${kebab(name)}`, value, ENUM_FILTER_VALUES[name]));
+  }
+  const dates = parseDateRange(
+    { flag: '--start-date', value: pickAlias(flags, 'startDate', 'since', '--start-date') },
+    { flag: '--end-date', value: pickAlias(flags, 'endDate', 'until', '--end-date') },
+  );
+  if (dates.start) query.start_date = dates.start;
+  if (dates.end) query.end_date = dates.end;
+  if (flags.latestOnly) query.latest_only = true;
+  if (flags.orderBy !== undefined) query.order_by = matchAllowed('--order-by', flags.orderBy, ORDER_BY_VALUES) as OrderBy;
+  if (flags.orderDir !== undefined) query.order_dir = matchAllowed('--order-dir', flags.orderDir, ORDER_DIR_VALUES) as OrderDir;
+  const limit = flags.limit === undefined ? undefined : parseInteger('--limit', flags.limit, { min: 1 });
+  const all = flags.all === true;
+  if (flags.pageSize !== undefined) {
+    query.page_size = parseInteger('--page-size', flags.pageSize, PAGE_SIZE);
+  } else if (all || limit !== undefined) {
+    // A walk needs fewer requests at the largest page the service allows.
+    query.page_size = Math.min(PAGE_SIZE.max, limit ?? PAGE_SIZE.max);
+  }
+  if (flags.pageNumber !== undefined) {
+    if (all) throw new UsageError('--all walks every page from the first: leave out --page-number');
+    query.page_number = parseInteger('--page-number', flags.pageNumber, { min: 0 });
+  }
+  return { query, all, limit };
+}
+
+export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
+  const command = program
+    .command('results')
+    .description('List fee schedule results: one fee or rebate line item each, filtered, sorted and paged.');
+  command
+    .option('--exchange-name <id>', 'exchange identifier, e.g. NYSE (repeatable, comma-separated)', collectList)
+    .addOption(new Option('--exchange <id>', 'alias of --exchange-name').argParser(collectList).hideHelp())
+    .option('--supplier-name <name>', 'exchange name (repeatable, comma-separated)', collectList);
+  for (const name of ENUM_FILTER_NAMES) {
+    command.option(`--${kebab(name)} <value>`, `one of: ${ENUM_FILTER_VALUES[name].join(', ')}`, collectList);
+  }
+  command
+    .option('--start-date <YYYY-MM-DD>', 'only results scraped on or after this date')
+    .addOption(new Option('--since <YYYY-MM-DD>', 'alias of --start-date').hideHelp())
+    .option('--end-date <YYYY-MM-DD>', 'only results scraped on or before this date')
+    .addOption(new Option('--until <YYYY-MM-DD>', 'alias of --end-date').hideHelp())
+    .option('--latest-only', 'only the newest version per exchange and fee type')
+    .option('--order-by <field>', `sort field: ${ORDER_BY_VALUES.join(', ')} (default: created_on)`)
+    .option('--order-dir <dir>', 'asc or desc (default: desc)')
+    .option('--page-size <n>', `records per page, ${PAGE_SIZE.min}-${PAGE_SIZE.max} (default: ${PAGE_SIZE.default}; ${PAGE_SIZE.max} with --all or --limit)`)
+    .option('--page-number <n>', 'page index, from 0 (default: 0)')
+    .option('--all', 'walk every page')
+    .option('--limit <n>', 'stop after this many records, walking pages as needed')
+    .action(async (flags: ResultsFlags, self: Command) => {
+      const request = toResultsRequest(flags);
+      const { runResults } = await import('./results-run.js');
+      await runResults(contextFor(self), request);
+    });
+}

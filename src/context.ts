@@ -1,0 +1,100 @@
+import type { Deps } from './deps.js';
+import type { Format } from './output/exporter.js';
+import type { ResolvedSettings } from './config/resolve.js';
+import type { ServiceClient } from './http/client.js';
+import { colorEnabled } from './io/color.js';
+import { Logger } from './io/log.js';
+
+/** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  format?: Format;
+  output?: string;
+  columns?: string[];
+  sandbox?: boolean;
+  /** Seconds per request. */
+  timeout?: number;
+  retries?: number;
+  quiet?: boolean;
+  verbose?: boolean;
+  /** False with --no-color. */
+  color: boolean;
+}
+
+type Disposer = () => unknown;
+
+/**
+ * One invocation's factory: hands a command what it needs, built on first use, so that a
+ * command that never talks to the service never loads undici, conf or the sandbox.
+ */
+export class Context {
+  readonly log: Logger;
+  readonly stderrColor: boolean;
+  readonly stdoutColor: boolean;
+  private readonly abortController = new AbortController();
+  private readonly disposers: Disposer[] = [];
+  private settingsPromise: Promise<ResolvedSettings> | undefined;
+  private clientPromise: Promise<ServiceClient> | undefined;
+
+  constructor(
+    readonly deps: Deps,
+    readonly globals: GlobalOptions,
+  ) {
+    this.stderrColor = colorEnabled(deps.stderr, deps.env, globals.color);
+    this.stdoutColor = colorEnabled(deps.stdout, deps.env, globals.color);
+    this.log = new Logger(deps.stderr, {
+      quiet: globals.quiet === true,
+      verbose: globals.verbose === true,
+      color: this.stderrColor,
+    });
+  }
+
+  /** Aborted on SIGINT/SIGTERM. */
+  get signal(): AbortSignal {
+    return this.abortController.signal;
+  }
+
+  abort(reason: unknown): void {
+    this.abortController.abort(reason);
+  }
+
+  /** Profile, base URL, key and defaults, by flag, then variable, then stored profile. */
+  settings(): Promise<ResolvedSettings> {
+    this.settingsPromise ??= this.resolveSettings();
+    return this.settingsPromise;
+  }
+
+  /** The HTTP client for the resolved base URL and key. */
+  client(): Promise<ServiceClient> {
+    this.clientPromise ??= (async () => {
+      const settings = await this.settings();
+      const { createServiceClient } = await import('./http/client.js');
+      const client = createServiceClient(settings, { log: this.log, signal: this.signal, deps: this.deps });
+      this.defer(() => client.close());
+      return client;
+    })();
+    return this.clientPromise;
+  }
+
+  /** Runs fn when the invocation ends, last registered first. */
+  defer(fn: Disposer): void {
+    this.disposers.push(fn);
+  }
+
+  async dispose(): Promise<void> {
+    for (const dispose of this.disposers.splice(0).reverse()) {
+      await dispose();
+    }
+  }
+
+  private async resolveSettings(): Promise<ResolvedSettings> {
+    const { resolveSettings } = await import('./config/resolve.js');
+    const settings = resolveSettings({ flags: this.globals, env: this.deps.env });
+    if (!this.globals.sandbox) return settings;
+    const { startSandbox } = await import('./sandbox/server.js');
+    const sandbox = await startSandbox({ port: 0 });
+    this.defer(() => sandbox.close());
+    return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox' };
+  }
+}

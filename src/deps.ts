@@ -1,0 +1,25 @@
+import type { Readable, Writable } from 'node:stream';
+
+/** A writable stream as `process.stdout` is: it may be a terminal of some width. */
+export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
+export type InputStream = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+
+/** Everything a command may take from the process. Tests hand in their own. */
+export interface Deps {
+  stdin: InputStream;
+  stdout: OutputStream;
+  stderr: OutputStream;
+  env: Readonly<Record<string, string | undefined>>;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+export function processDeps(): Deps {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    now: Date.now,
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * The exit codes `mkt` promises (shared/cli-contract.md):
+ *   0   success (zero records is a success)
+ *   1   the service or the network failed after retries, or anything unexpected
+ *   2   usage: unknown flag, bad value, bad date, page size out of 1–100; nothing is sent
+ *   3   authentication or licence: no key, key rejected (401), exchange not licensed (403)
+ *   4   not found: unknown exchange (404)
+ *   130 interrupted (Ctrl-C); no partial output file is left behind
+ * Only src/main.ts turns errors into these codes.
+ */
+export const EXIT_CODES = {
+  success: 0,
+  failure: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  interrupted: 130,
+} as const;
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+export interface MktErrorOptions {
+  /** A second line telling the user what to do next. */
+  hint?: string;
+  cause?: unknown;
+}
+
+/** Base of every error `mkt` reports on purpose. Its message is one line, safe to print. */
+export class MktError extends Error {
+  readonly hint: string | undefined;
+  constructor(message: string, options: MktErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+}
+
+/** Bad flags or values; nothing was sent. */
+export class UsageError extends MktError {}
+
+/** No key, key rejected, or not licensed for the resource. */
+export class AuthError extends MktError {}
+
+/** The resource (an exchange) does not exist. */
+export class NotFoundError extends MktError {}
+
+/** Ctrl-C or SIGTERM. */
+export class InterruptedError extends MktError {
+  constructor(signal: NodeJS.Signals = 'SIGINT') {
+    super(`interrupted by ${signal}`);
+  }
+}
+
+/** The service answered with a status the command cannot use. Carries the parsed body, if any. */
+export class HttpStatusError extends MktError {
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    /** The URL without credentials. */
+    readonly url: string,
+    readonly body: unknown,
+    options: MktErrorOptions & { retryAfter?: string } = {},
+  ) {
+    super(`${status}${statusText ? ` ${statusText}` : ''} from ${new URL(url).host}`, options);
+    this.retryAfter = options.retryAfter;
+  }
+
+  /** The response's Retry-After header, if any. */
+  readonly retryAfter: string | undefined;
+}
+
+/** The connection failed: refused, reset, cut mid-body, DNS, TLS. */
+export class NetworkError extends MktError {
+  /** Whether another try may succeed: a reset may, a bad certificate will not. */
+  readonly transient: boolean;
+  constructor(message: string, options: MktErrorOptions & { transient: boolean }) {
+    super(message, options);
+    this.transient = options.transient;
+  }
+}
+
+/** No complete answer within the timeout. */
+export class TimeoutError extends MktError {}
+
+/** The service answered 2xx with a body that is cut short or not the JSON expected. */
+export class MalformedResponseError extends MktError {}
+
+/** Every retry failed; the message names the last cause. */
+export class RetriesExhaustedError extends MktError {
+  constructor(
+    readonly attempts: number,
+    readonly lastError: MktError,
+  ) {
+    super(`gave up after ${attempts} ${attempts === 1 ? 'try' : 'tries'}: ${lastError.message}`, {
+      hint: lastError.hint,
+      cause: lastError,
+    });
+  }
+}

@@ -1,0 +1,226 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent } from 'undici';
+import type { ResolvedSettings } from '../config/resolve.js';
+import type { Deps } from '../deps.js';
+import type { Logger } from '../io/log.js';
+import type { ExchangeResource } from '../api/paths.js';
+import { exchangePath, RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
+import type { FeeScheduleResultsPage } from '../api/types.js';
+import type { ResultsQuery } from '../api/filters.js';
+import {
+  AuthError,
+  HttpStatusError,
+  InterruptedError,
+  MalformedResponseError,
+  MktError,
+  NotFoundError,
+  RetriesExhaustedError,
+  UsageError,
+} from '../errors.js';
+import { VERSION } from '../version.js';
+import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
+import { type RawResponse, sendOnce } from './send.js';
+import { checkBaseUrl } from './base-url.js';
+import { toResultsSearchParams } from './results-query.js';
+import { describeErrorBody } from './error-body.js';
+
+export interface ClientRuntime {
+  log: Logger;
+  signal: AbortSignal;
+  deps: Pick<Deps, 'now'>;
+}
+
+/** The service's endpoints, over one keep-alive pool, with auth, retries and typed errors. */
+export interface ServiceClient {
+  readonly origin: string;
+  /** GET /api/v1/exchanges/{exchange}/{resource}: the body as the service sent it. */
+  fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
+  /** GET /api/v1/fee-schedule-results: one page. */
+  fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage>;
+  close(): Promise<void>;
+}
+
+type AuthScheme = 'bearer' | 'results-key';
+
+const MAX_REDIRECTS = 5;
+
+export function createServiceClient(settings: ResolvedSettings, runtime: ClientRuntime): ServiceClient {
+  const baseUrl = checkBaseUrl(settings);
+  const apiKey = settings.apiKey;
+  if (!apiKey) {
+    throw new AuthError(`no API key for profile "${settings.profile}"`, {
+      hint: 'Run `mkt auth login`, or set MKT_API_KEY. To try mkt without a key, add --sandbox.',
+    });
+  }
+  const { log } = runtime;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, retries: settings.retries };
+  const timeoutMs = settings.timeoutSeconds * 1000;
+  const agent = new Agent({ connections: 8, keepAliveTimeout: 10_000, pipelining: 1 });
+
+  function authHeaders(scheme: AuthScheme): Record<string, string> {
+    return scheme === 'bearer'
+      ? { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }
+      : { [RESULTS_KEY_HEADER]: apiKey as string };
+  }
+
+  function logRequest(url: URL, scheme: AuthScheme, attempt: number): void {
+    if (!log.isVerbose) return;
+    const credential = scheme === 'bearer' ? 'Authorization: Bearer ***' : `${RESULTS_KEY_HEADER}: ***`;
+    log.debug(`→ GET ${url.href}${attempt > 1 ? ` (try ${attempt})` : ''} [${credential}]`);
+  }
+
+  function logResponse(response: RawResponse, startedAt: number): void {
+    if (!log.isVerbose) return;
+    const remaining = response.headers[RATE_LIMIT_REMAINING_HEADER];
+    const quota = remaining === undefined ? '' : `, ${RATE_LIMIT_REMAINING_HEADER}: ${String(remaining)}`;
+    const elapsed = runtime.deps.now() - startedAt;
+    log.debug(`← ${response.status} ${response.statusText} in ${elapsed} ms, ${response.body.length} bytes${quota}`);
+  }
+
+  /** One try: follows same-origin redirects, refuses to take the key to another origin. */
+  async function tryOnce(url: URL, scheme: AuthScheme, attempt: number): Promise<unknown> {
+    let target = url;
+    for (let redirects = 0; ; redirects++) {
+      logRequest(target, scheme, attempt);
+      const startedAt = runtime.deps.now();
+      const response = await sendOnce(agent, {
+        url: target,
+        headers: { 'user-agent': `mkt/${VERSION}`, accept: 'application/json', ...authHeaders(scheme) },
+        timeoutMs,
+        signal: runtime.signal,
+      });
+      logResponse(response, startedAt);
+      const location = headerValue(response.headers.location);
+      if (response.status >= 300 && response.status < 400 && location) {
+        const next = new URL(location, target);
+        if (next.origin !== baseUrl.origin) {
+          throw new MktError(`${target.host} redirected to ${next.origin}; mkt sends the key only to ${baseUrl.origin}`, {
+            hint: 'If the service has moved, set the new base URL with --base-url or `mkt config set base_url URL`.',
+          });
+        }
+        if (redirects >= MAX_REDIRECTS) throw new MktError(`too many redirects from ${target.host}`);
+        target = next;
+        continue;
+      }
+      return parseResponse(response, target);
+    }
+  }
+
+  async function getJson(path: string, search: URLSearchParams, scheme: AuthScheme): Promise<unknown> {
+    const url = new URL(`${baseUrl.pathname.replace(/\/$/, '')}${path}`, baseUrl);
+    url.search = search.toString();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await tryOnce(url, scheme, attempt);
+      } catch (error) {
+        if (!isRetryable(error, policy)) throw error;
+        const failure = error as MktError;
+        if (attempt > policy.retries) throw new RetriesExhaustedError(attempt, failure);
+        const retryAfter = error instanceof HttpStatusError ? error.retryAfter : undefined;
+        const delay = retryDelayMs(attempt, retryAfter, policy, runtime.deps.now());
+        log.debug(`  ${failure.message}; retry ${attempt}/${policy.retries} in ${delay} ms`);
+        await sleep(delay, undefined, { signal: runtime.signal }).catch(() => {
+          throw runtime.signal.reason instanceof MktError ? runtime.signal.reason : new InterruptedError();
+        });
+      }
+    }
+  }
+
+  function rejectedKey(status: number): AuthError {
+    const hint =
+      settings.keySource === 'env'
+        ? 'MKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.'
+        : 'Run `mkt auth login` to store a valid key.';
+    return new AuthError(`the service rejected the API key (${status})`, { hint });
+  }
+
+  return {
+    origin: baseUrl.origin,
+
+    async fetchExchangeResource(exchange, resource, query = {}) {
+      try {
+        return await getJson(exchangePath(exchange, resource), new URLSearchParams(query), 'bearer');
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw error;
+        if (error.status === 401) throw rejectedKey(401);
+        if (error.status === 403) {
+          throw new AuthError(`your key is not licensed for ${exchange} (403)`, {
+            hint: 'Ask the data operator to add it to your licence, or use another profile with --profile.',
+          });
+        }
+        if (error.status === 404) {
+          const upper = exchange.toUpperCase();
+          throw new NotFoundError(`unknown exchange ${exchange} (404)`, {
+            hint:
+              upper !== exchange
+                ? `Exchange identifiers are upper case: did you mean ${upper}?`
+                : 'Check the identifier (e.g. NYSE, CBOE, IEX); `mkt results` shows the exchanges your key reaches.',
+          });
+        }
+        throw withServiceDetail(error);
+      }
+    },
+
+    async fetchResultsPage(query) {
+      let body: unknown;
+      try {
+        body = await getJson(RESULTS_PATH, toResultsSearchParams(query), 'results-key');
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw error;
+        if (error.status === 401) throw rejectedKey(401);
+        if (error.status === 403) throw new AuthError('your key is not licensed for these results (403)');
+        throw withServiceDetail(error);
+      }
+      return checkResultsPage(body, baseUrl.host);
+    },
+
+    close: () => agent.close(),
+  };
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A 2xx body is JSON or the try failed; other statuses become HttpStatusError. */
+function parseResponse(response: RawResponse, url: URL): unknown {
+  let body: unknown = response.body;
+  let isJson = false;
+  try {
+    body = JSON.parse(response.body);
+    isJson = true;
+  } catch {
+    // kept as text: error pages are often HTML
+  }
+  if (response.status >= 200 && response.status < 300) {
+    if (!isJson) {
+      throw new MalformedResponseError(`${url.host} answered ${response.status} with a body that is not JSON (or is cut short)`);
+    }
+    return body;
+  }
+  throw new HttpStatusError(response.status, response.statusText, url.href, body, {
+    retryAfter: headerValue(response.headers['retry-after']),
+  });
+}
+
+/** 422s and other rejections: say what the service said, in one line. */
+function withServiceDetail(error: HttpStatusError): MktError {
+  const detail = describeErrorBody(error.body);
+  if (error.status === 422 || error.status === 400) {
+    return new UsageError(`the service rejected the request (${error.status})${detail ? `: ${detail}` : ''}`);
+  }
+  return detail
+    ? new HttpStatusError(error.status, error.statusText, error.url, error.body, { hint: detail, retryAfter: error.retryAfter })
+    : error;
+}
+
+function checkResultsPage(body: unknown, host: string): FeeScheduleResultsPage {
+  const page = body as Partial<FeeScheduleResultsPage> | null;
+  if (
+    typeof page !== 'object' || page === null || !Array.isArray(page.data)
+    || typeof page.total_records !== 'number' || typeof page.total_pages !== 'number'
+  ) {
+    throw new MalformedResponseError(`${host} answered with a results body that lacks data, total_records or total_pages`);
+  }
+  return page as FeeScheduleResultsPage;
+}

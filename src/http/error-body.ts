@@ -1,0 +1,17 @@
+/**
+ * One line out of an error body: FastAPI's `detail` (a string or a list of
+ * `{loc, msg}`), or a `message`. Anything else (HTML pages, say) gives undefined.
+ */
+export function describeErrorBody(body: unknown): string | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  const { detail, message } = body as { detail?: unknown; message?: unknown };
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    const parts = detail.map((item: { loc?: unknown; msg?: unknown }) => {
+      const location = Array.isArray(item?.loc) ? item.loc.filter((part) => part !== 'query').join('.') : '';
+      return location ? `${location}: ${String(item?.msg)}` : String(item?.msg);
+    });
+    return parts.join('; ');
+  }
+  return typeof message === 'string' ? message : undefined;
+}

@@ -1,0 +1,103 @@
+import type { Deps } from './deps.js';
+import type { Context } from './context.js';
+import {
+  AuthError,
+  EXIT_CODES,
+  type ExitCode,
+  HttpStatusError,
+  InterruptedError,
+  MktError,
+  NotFoundError,
+  RetriesExhaustedError,
+  UsageError,
+} from './errors.js';
+import { Logger } from './io/log.js';
+import { colorEnabled } from './io/color.js';
+
+/** Commander's own errors carry `code` and `exitCode`; we only read them. */
+interface CommanderLikeError {
+  code: string;
+  exitCode: number;
+  message: string;
+}
+
+function isCommanderError(error: unknown): error is CommanderLikeError {
+  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
+    && (error as { code: string }).code.startsWith('commander.');
+}
+
+/** The one place where errors become exit codes. */
+export function exitCodeFor(error: unknown): ExitCode {
+  if (error instanceof RetriesExhaustedError) return EXIT_CODES.failure;
+  if (error instanceof UsageError) return EXIT_CODES.usage;
+  if (error instanceof AuthError) return EXIT_CODES.auth;
+  if (error instanceof NotFoundError) return EXIT_CODES.notFound;
+  if (error instanceof InterruptedError) return EXIT_CODES.interrupted;
+  if (error instanceof HttpStatusError) {
+    if (error.status === 401 || error.status === 403) return EXIT_CODES.auth;
+    if (error.status === 404) return EXIT_CODES.notFound;
+    return EXIT_CODES.failure;
+  }
+  if (isCommanderError(error)) {
+    return error.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
+  }
+  return EXIT_CODES.failure;
+}
+
+/** Runs one invocation of `mkt` and returns its exit code. Never throws. */
+export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode> {
+  let context: Context | undefined;
+  const verbose = argv.includes('--verbose') || argv.includes('-v');
+  const fallbackLog = () =>
+    new Logger(deps.stderr, { quiet: false, verbose, color: colorEnabled(deps.stderr, deps.env, !argv.includes('--no-color')) });
+  const stopSignals = trapSignals((signal) => context?.abort(new InterruptedError(signal)));
+  try {
+    const { buildProgram } = await import('./program.js');
+    const program = buildProgram(deps, (created) => {
+      context = created;
+    });
+    await program.parseAsync([...argv], { from: 'user' });
+    return EXIT_CODES.success;
+  } catch (error) {
+    const code = exitCodeFor(error);
+    if (isCommanderError(error)) return code; // commander has printed its own message
+    const log = context?.log ?? fallbackLog();
+    report(error, log, verbose);
+    return code;
+  } finally {
+    stopSignals();
+    try {
+      await context?.dispose();
+    } catch (error) {
+      if (verbose) fallbackLog().debug(String(error));
+    }
+  }
+}
+
+function report(error: unknown, log: Logger, verbose: boolean): void {
+  if (error instanceof InterruptedError) {
+    log.error(error.message);
+  } else if (error instanceof MktError) {
+    log.error(error.message, error.hint);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    log.error(`unexpected error: ${message}`, verbose ? undefined : 'Run again with --verbose for details.');
+  }
+  if (verbose && error instanceof Error && error.stack) log.debug(error.stack);
+}
+
+/** Routes SIGINT/SIGTERM to the running command; a second signal exits at once. */
+function trapSignals(onSignal: (signal: NodeJS.Signals) => void): () => void {
+  let received = false;
+  const handler = (signal: NodeJS.Signals) => {
+    if (received) process.exit(EXIT_CODES.interrupted);
+    received = true;
+    onSignal(signal);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  return () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+}

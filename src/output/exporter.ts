@@ -1,0 +1,51 @@
+import type { Writable } from 'node:stream';
+
+export const FORMATS = ['table', 'json', 'ndjson', 'csv', 'parquet'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export type JsonObject = { [key: string]: unknown };
+
+/** How a tabular column is typed in Parquet (and aligned in tables). */
+export type ColumnKind = 'string' | 'number' | 'boolean' | 'timestamp_utc' | 'timestamp_local';
+
+export interface Column {
+  /** Dotted for nested fields: `fee_schedule.maker_fee`. */
+  name: string;
+  kind: ColumnKind;
+  nullable: boolean;
+}
+
+/** What a command hands to an exporter. */
+export interface Dataset {
+  /**
+   * `list`: the records form a JSON array (results).
+   * `object`: exactly one record, written as the object itself (the exchange commands).
+   */
+  shape: 'list' | 'object';
+  /** The objects as the service sent them, in order. Pulled lazily: pages stream through. */
+  records: AsyncIterable<JsonObject>;
+  /**
+   * Columns of the flattened rows when known ahead (results: the document's fields, in order).
+   * When absent, tabular formats derive them by flattening the records.
+   */
+  columns?: readonly Column[];
+  /** `--columns`: which fields, in which order, in every format. Dotted names reach nested fields. */
+  select?: readonly string[];
+  /** Table format only: the columns shown when `select` is absent. */
+  tableColumns?: readonly string[];
+}
+
+/** Where an exporter writes, and what it may assume about it. */
+export interface OutputTarget {
+  stream: Writable;
+  /** A terminal: colour, width and truncation apply only then. */
+  isTTY: boolean;
+  color: boolean;
+  /** Terminal width in characters, when isTTY. */
+  width?: number;
+}
+
+/** One per format. Writes every record, in order, respecting the stream's backpressure. */
+export interface Exporter {
+  write(dataset: Dataset, target: OutputTarget): Promise<void>;
+}

@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const MKT_BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
+
+export interface MktRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Variables on top of a clean environment (no MKT_*, no NO_COLOR/FORCE_COLOR). */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  cwd?: string;
+}
+
+/** A fresh, empty config directory. */
+export function tempConfigDir(): string {
+  return mkdtempSync(join(tmpdir(), 'mkt-config-'));
+}
+
+function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$)/.test(name)) continue;
+    env[name] = value;
+  }
+  env.MKT_CONFIG_DIR = tempConfigDir();
+  for (const [name, value] of Object.entries(extra)) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+/** Runs `node bin/mkt.js args…` as a user would, with pipes (not a terminal) on every stream. */
+export function runMkt(args: readonly string[], options: RunOptions = {}): Promise<MktRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MKT_BIN, ...args], {
+      env: cleanEnv(options.env ?? {}),
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}

@@ -1,0 +1,17 @@
+import { afterAll, beforeAll } from 'vitest';
+import { type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/server.js';
+
+/**
+ * Starts one sandbox on a free port for the enclosing test file and closes it afterwards.
+ * Read `.current` inside tests.
+ */
+export function useSandbox(options: SandboxOptions = {}): { current: RunningSandbox } {
+  const handle = {} as { current: RunningSandbox };
+  beforeAll(async () => {
+    handle.current = await startSandbox({ port: 0, ...options });
+  });
+  afterAll(async () => {
+    await handle.current?.close();
+  });
+  return handle;
+}
