@@ -13,6 +13,8 @@ export interface GlobalOptions {
   output?: string;
   columns?: string[];
   sandbox?: boolean;
+  /** Allow sending the key over plain http to a host that is not loopback. */
+  insecure?: boolean;
   /** Seconds per request. */
   timeout?: number;
   retries?: number;
@@ -70,7 +72,12 @@ export class Context {
     this.clientPromise ??= (async () => {
       const settings = await this.settings();
       const { createServiceClient } = await import('./http/client.js');
-      const client = createServiceClient(settings, { log: this.log, signal: this.signal, deps: this.deps });
+      const client = createServiceClient(settings, {
+        log: this.log,
+        signal: this.signal,
+        deps: this.deps,
+        insecure: this.globals.insecure,
+      });
       this.defer(() => client.close());
       return client;
     })();

@@ -50,7 +50,10 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
   const verbose = argv.includes('--verbose') || argv.includes('-v');
   const fallbackLog = () =>
     new Logger(deps.stderr, { quiet: false, verbose, color: colorEnabled(deps.stderr, deps.env, !argv.includes('--no-color')) });
-  const stopSignals = trapSignals((signal) => context?.abort(new InterruptedError(signal)));
+  const stopSignals = trapSignals((signal) => {
+    context?.abort(new InterruptedError(signal));
+    return context !== undefined;
+  });
   try {
     const { buildProgram } = await import('./program.js');
     const program = buildProgram(deps, (created) => {
@@ -86,13 +89,19 @@ function report(error: unknown, log: Logger, verbose: boolean): void {
   if (verbose && error instanceof Error && error.stack) log.debug(error.stack);
 }
 
-/** Routes SIGINT/SIGTERM to the running command; a second signal exits at once. */
-function trapSignals(onSignal: (signal: NodeJS.Signals) => void): () => void {
+/** How long a command may take to clean up after Ctrl-C before the process exits anyway. */
+const CLEANUP_GRACE_MS = 2000;
+
+/**
+ * Routes SIGINT/SIGTERM to the running command, which cleans up and returns 130. With no
+ * command running yet, or at a second signal, or when clean-up takes too long, exits at once.
+ */
+function trapSignals(onSignal: (signal: NodeJS.Signals) => boolean): () => void {
   let received = false;
   const handler = (signal: NodeJS.Signals) => {
-    if (received) process.exit(EXIT_CODES.interrupted);
+    if (received || !onSignal(signal)) process.exit(EXIT_CODES.interrupted);
     received = true;
-    onSignal(signal);
+    setTimeout(() => process.exit(EXIT_CODES.interrupted), CLEANUP_GRACE_MS).unref();
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);

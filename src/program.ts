@@ -38,11 +38,19 @@ function addGlobalOptions(program: Command): void {
     .option('-o, --output <file>', 'write to this file instead of stdout; it appears whole or not at all')
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
     .option('--sandbox', 'run against an in-process sandbox with its demo key')
+    .option('--insecure', 'allow sending the key over plain http to a host that is not loopback')
     .option('--timeout <seconds>', 'timeout per request', parsePositiveNumber)
     .option('--retries <n>', 'retries per request', parseNonNegativeInteger)
     .option('-q, --quiet', 'no progress on stderr')
     .option('-v, --verbose', 'log requests on stderr (the key redacted)')
     .option('--no-color', 'no colour (env: NO_COLOR)');
+}
+
+function applyToSubcommands(parent: Command, apply: (command: Command) => void): void {
+  for (const command of parent.commands) {
+    apply(command);
+    applyToSubcommands(command, apply);
+  }
 }
 
 export function buildProgram(deps: Deps, onContext: (context: Context) => void = () => {}): Command {
@@ -75,8 +83,6 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerConfigCommand(program, contextFor);
   registerSandboxCommand(program, contextFor);
 
-  for (const command of program.commands) {
-    command.exitOverride().configureOutput(program.configureOutput());
-  }
+  applyToSubcommands(program, (command) => command.exitOverride().configureOutput(program.configureOutput()));
   return program;
 }

@@ -26,6 +26,8 @@ import { describeErrorBody } from './error-body.js';
 
 export interface ClientRuntime {
   log: Logger;
+  /** Allow plain http to a host that is not loopback (--insecure). */
+  insecure?: boolean;
   signal: AbortSignal;
   deps: Pick<Deps, 'now'>;
 }
@@ -45,7 +47,7 @@ type AuthScheme = 'bearer' | 'results-key';
 const MAX_REDIRECTS = 5;
 
 export function createServiceClient(settings: ResolvedSettings, runtime: ClientRuntime): ServiceClient {
-  const baseUrl = checkBaseUrl(settings);
+  const baseUrl = checkBaseUrl(settings, runtime.insecure);
   const apiKey = settings.apiKey;
   if (!apiKey) {
     throw new AuthError(`no API key for profile "${settings.profile}"`, {

@@ -1,0 +1,197 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/version.js';
+import { runMkt } from '../helpers/run-mkt.js';
+import { closedPort, emptyResultsPage, sendJson, startRecordingServer } from '../helpers/recording-server.js';
+
+const KEY = 'test-key-0123456789abcdef';
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+async function recorder(...args: Parameters<typeof startRecordingServer>) {
+  const server = await startRecordingServer(...args);
+  servers.push(server);
+  return server;
+}
+
+describe('what the client sends', () => {
+  it('maps every results flag to its query parameter, in the document spelling', async () => {
+    const server = await recorder();
+    const run = await runMkt(
+      [
+        'results',
+        '--exchange-name', 'NYSE,CBOE',
+        '--exchange', 'IEX',
+        '--supplier-name', 'New York Stock Exchange',
+        '--fee-type', 'option',
+        '--fee-category', 'market data fees',
+        '--fee-action', 'make,TAKE',
+        '--fee-participant', 'market maker',
+        '--fee-symbol-classification', 'etf',
+        '--fee-symbol-type', 'non penny',
+        '--fee-trade-type', 'simple order',
+        '--since', '2024-01-01',
+        '--end-date', '2024-12-31',
+        '--latest-only',
+        '--order-by', 'fee_type',
+        '--order-dir', 'asc',
+        '--page-size', '50',
+        '--page-number', '3',
+      ],
+      { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual([]);
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/api/v1/fee-schedule-results?exchange_name=NYSE&exchange_name=CBOE&exchange_name=IEX'
+        + '&supplier_name=New+York+Stock+Exchange&fee_type=Option&fee_category=Market+Data+Fees'
+        + '&fee_action=Make&fee_action=Take&fee_participant=Market+Maker&fee_symbol_classification=ETF'
+        + '&fee_symbol_type=Non+Penny&fee_trade_type=Simple+Order&start_date=2024-01-01&end_date=2024-12-31'
+        + '&latest_only=true&order_by=fee_type&order_dir=asc&page_size=50&page_number=3',
+    ]);
+  });
+
+  it('sends the key in x-service-api-access-key to the results endpoint, and a User-Agent', async () => {
+    const server = await recorder();
+    await runMkt(['results'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const headers = server.requests[0]?.headers;
+    expect(headers?.['x-service-api-access-key']).toBe(KEY);
+    expect(headers?.authorization).toBeUndefined();
+    expect(headers?.['user-agent']).toBe(`mkt/${VERSION}`);
+  });
+
+  it('sends Authorization: Bearer and Content-Type: application/json to the exchange endpoints', async () => {
+    const body = { exchange: 'NYSE', order_types: [], last_updated: '2024-01-01T00:00:00Z' };
+    const server = await recorder((_request, response) => sendJson(response, 200, body));
+    const run = await runMkt(['order-types', 'NYSE', '--format', 'json'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual(body);
+    const request = server.requests[0];
+    expect(request?.url).toBe('/api/v1/exchanges/NYSE/order-types');
+    expect(request?.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['x-service-api-access-key']).toBeUndefined();
+    expect(request?.headers['user-agent']).toBe(`mkt/${VERSION}`);
+  });
+
+  it('sends start_date and end_date for historical', async () => {
+    const server = await recorder((_request, response) => sendJson(response, 200, { exchange: 'NYSE', fee_schedules: [] }));
+    const run = await runMkt(['historical', 'NYSE', '--start-date', '2024-01-01', '--end-date', '2024-12-31', '-f', 'json'], {
+      env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY },
+    });
+    expect(run.code).toBe(0);
+    expect(server.requests[0]?.url).toBe('/api/v1/exchanges/NYSE/fees/historical?start_date=2024-01-01&end_date=2024-12-31');
+  });
+
+  it('keeps a path prefix of the base URL', async () => {
+    const server = await recorder();
+    await runMkt(['results'], { env: { MKT_BASE_URL: `${server.url}/market-data/`, MKT_API_KEY: KEY } });
+    expect(server.requests[0]?.url).toBe('/market-data/api/v1/fee-schedule-results?page_number=0');
+  });
+
+  it('walks pages 0 … total_pages − 1 at one page size with --all', async () => {
+    const server = await recorder((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page_number'));
+      const data = page < 2 ? [{ id: `r${page}a` }, { id: `r${page}b` }] : [{ id: 'r2a' }];
+      sendJson(response, 200, { ...emptyResultsPage(2, page), data, total_records: 5, total_pages: 3 });
+    });
+    const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], {
+      env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY },
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).map((record: { id: string }) => record.id)).toEqual(['r0a', 'r0b', 'r1a', 'r1b', 'r2a']);
+    expect(server.requests.map((request) => request.url)).toEqual([0, 1, 2].map(
+      (page) => `/api/v1/fee-schedule-results?page_size=2&page_number=${page}`,
+    ));
+  });
+});
+
+describe('bad input sends nothing and exits 2', () => {
+  const cases: [string, string[], string][] = [
+    ['unknown enum value', ['results', '--fee-type', 'Opton'], 'mkt: --fee-type: unknown value "Opton"; did you mean Option?\nAllowed values: Option, Equity.\n'],
+    ['bad date', ['results', '--start-date', '2024-02-30'], 'mkt: --start-date: "2024-02-30" is not a date\nWrite dates as YYYY-MM-DD, e.g. 2024-01-31.\n'],
+    ['page size too large', ['results', '--page-size', '101'], 'mkt: --page-size: "101" is not a whole number from 1 to 100\n'],
+    ['page size zero', ['results', '--page-size', '0'], 'mkt: --page-size: "0" is not a whole number from 1 to 100\n'],
+    ['negative page', ['results', '--page-number', '-1'], 'mkt: --page-number: "-1" is not a whole number ≥ 0\n'],
+    ['bad historical date', ['historical', 'NYSE', '--start-date', '2024-01-01', '--end-date', '2024-13-01'], 'mkt: --end-date: "2024-13-01" is not a date\nWrite dates as YYYY-MM-DD, e.g. 2024-01-31.\n'],
+    ['reversed period', ['historical', 'NYSE', '--start-date', '2024-12-31', '--end-date', '2024-01-01'], 'mkt: --start-date 2024-12-31 is after --end-date 2024-01-01\n'],
+  ];
+  it.each(cases)('%s', async (_name, args, stderr) => {
+    const base = await closedPort();
+    const run = await runMkt(args, { env: { MKT_BASE_URL: base, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  it('rejects an unknown flag', async () => {
+    const run = await runMkt(['results', '--fee-tpye', 'Option'], { env: { MKT_BASE_URL: await closedPort(), MKT_API_KEY: KEY } });
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain("unknown option '--fee-tpye'");
+    expect(run.stderr).toContain('--fee-type');
+  });
+
+  it('rejects a base URL that is not http(s)', async () => {
+    const run = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: 'ftp://example.test', MKT_API_KEY: KEY } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('base URL');
+  });
+});
+
+describe('failures map to exit codes', () => {
+  it('exits 3 with advice when there is no key, and sends nothing', async () => {
+    const server = await recorder();
+    const run = await runMkt(['results'], { env: { MKT_BASE_URL: server.url } });
+    expect(run).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'mkt: no API key for profile "default"\nRun `mkt auth login`, or set MKT_API_KEY. To try mkt without a key, add --sandbox.\n',
+    });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('exits 1 naming the host when the connection is refused', async () => {
+    const base = await closedPort();
+    const run = await runMkt(['fees', 'NYSE', '--retries', '0'], { env: { MKT_BASE_URL: base, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(`mkt: gave up after 1 try: connection refused by ${new URL(base).host}\n`);
+  });
+
+  it('exits 1 on a 200 whose body is not JSON, after retries', async () => {
+    const server = await recorder((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      response.end('<html>maintenance</html>');
+    });
+    const run = await runMkt(['fees', 'NYSE', '--retries', '1'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `mkt: gave up after 2 tries: ${new URL(server.url).host} answered 200 with a body that is not JSON (or is cut short)\n`,
+    );
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('never retries a 404, and exits 4', async () => {
+    const server = await recorder((_request, response) => sendJson(response, 404, { detail: 'not found' }));
+    const run = await runMkt(['rules', 'nyse'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('shows no stack trace unless --verbose', async () => {
+    const server = await recorder((_request, response) => sendJson(response, 401, { message: 'bad key' }));
+    const quiet = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(quiet.code).toBe(3);
+    expect(quiet.stderr).toBe('mkt: the service rejected the API key (401)\nMKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n');
+    const verbose = await runMkt(['fees', 'NYSE', '--verbose'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(verbose.code).toBe(3);
+    expect(verbose.stderr).toContain('    at ');
+    expect(verbose.stderr).toContain('Authorization: Bearer ***');
+    expect(verbose.stderr).not.toContain(KEY);
+  });
+});

@@ -1,0 +1,63 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+export type Responder = (request: RecordedRequest, response: ServerResponse) => void;
+
+/** An empty results envelope: what a server with no matching records answers. */
+export const emptyResultsPage = (pageSize = 20, page = 0) => ({
+  success: true,
+  message: 'ok',
+  data: [],
+  total_records: 0,
+  page_size: pageSize,
+  total_pages: 0,
+  current_page: page,
+  query_time: 0.001,
+  disable_jsonable_encoder: false,
+});
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+/**
+ * A server on 127.0.0.1, port 0, that records every request and answers with `respond`
+ * (by default an empty results page). For asserting exactly what the client sends.
+ */
+export async function startRecordingServer(respond: Responder = (_request, response) => sendJson(response, 200, emptyResultsPage())) {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((incoming, response) => {
+    const request = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers };
+    requests.push(request);
+    incoming.resume();
+    incoming.on('end', () => respond(request, response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A port with nothing listening on it: any request there fails to connect. */
+export async function closedPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
