@@ -15,6 +15,8 @@ export interface GlobalOptions {
   sandbox?: boolean;
   /** Allow sending the key over plain http to a host that is not loopback. */
   insecure?: boolean;
+  /** Cap on requests per second, for users who share a key. */
+  maxRps?: number;
   /** Seconds per request. */
   timeout?: number;
   retries?: number;
@@ -77,6 +79,7 @@ export class Context {
         signal: this.signal,
         deps: this.deps,
         insecure: this.globals.insecure,
+        maxRequestsPerSecond: this.globals.maxRps,
       });
       this.defer(() => client.close());
       return client;

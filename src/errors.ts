@@ -50,6 +50,11 @@ export class InterruptedError extends MktError {
   }
 }
 
+/** Why an aborted signal stopped the work: its MktError reason, or a plain interruption. */
+export function abortReason(signal: AbortSignal): MktError {
+  return signal.reason instanceof MktError ? signal.reason : new InterruptedError();
+}
+
 /** The service answered with a status the command cannot use. Carries the parsed body, if any. */
 export class HttpStatusError extends MktError {
   constructor(

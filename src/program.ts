@@ -39,8 +39,9 @@ function addGlobalOptions(program: Command): void {
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
     .option('--sandbox', 'run against an in-process sandbox with its demo key')
     .option('--insecure', 'allow sending the key over plain http to a host that is not loopback')
-    .option('--timeout <seconds>', 'timeout per request', parsePositiveNumber)
-    .option('--retries <n>', 'retries per request', parseNonNegativeInteger)
+    .option('--timeout <seconds>', 'timeout per request (default: 30)', parsePositiveNumber)
+    .option('--retries <n>', 'retries per request (default: 4)', parseNonNegativeInteger)
+    .option('--max-rps <n>', 'at most this many requests per second', parsePositiveNumber)
     .option('-q, --quiet', 'no progress on stderr')
     .option('-v, --verbose', 'log requests on stderr (the key redacted)')
     .option('--no-color', 'no colour (env: NO_COLOR)');

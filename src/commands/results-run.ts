@@ -33,6 +33,8 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const records = walkResults(client, request.query, {
     all: request.all,
     limit: request.limit,
+    allowDrift: request.allowDrift,
+    warn: (message) => context.log.warn(message),
     onPage: (state) => {
       pages = state.page;
       progress.update(state);

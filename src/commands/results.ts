@@ -36,12 +36,14 @@ export interface ResultsFlags {
   pageNumber?: string;
   all?: boolean;
   limit?: string;
+  allowDrift?: boolean;
 }
 
 export interface ResultsRequest {
   query: ResultsQuery;
   all: boolean;
   limit?: number;
+  allowDrift: boolean;
 }
 
 const kebab = (name: string) => name.replaceAll('_', '-');
@@ -85,7 +87,7 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
     if (all) throw new UsageError('--all walks every page from the first: leave out --page-number');
     query.page_number = parseInteger('--page-number', flags.pageNumber, { min: 0 });
   }
-  return { query, all, limit };
+  return { query, all, limit, allowDrift: flags.allowDrift === true };
 }
 
 export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
@@ -111,6 +113,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--page-number <n>', 'page index, from 0 (default: 0)')
     .option('--all', 'walk every page')
     .option('--limit <n>', 'stop after this many records, walking pages as needed')
+    .option('--allow-drift', 'accept a walk during which the results changed, with a warning')
     .action(async (flags: ResultsFlags, self: Command) => {
       const request = toResultsRequest(flags);
       const { runResults } = await import('./results-run.js');

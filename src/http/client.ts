@@ -8,9 +8,9 @@ import { exchangePath, RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER, RESULTS_
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import type { ResultsQuery } from '../api/filters.js';
 import {
+  abortReason,
   AuthError,
   HttpStatusError,
-  InterruptedError,
   MalformedResponseError,
   MktError,
   NotFoundError,
@@ -18,8 +18,9 @@ import {
   UsageError,
 } from '../errors.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry.js';
 import { type RawResponse, sendOnce } from './send.js';
+import { RateGate } from './rate-gate.js';
 import { checkBaseUrl } from './base-url.js';
 import { toResultsSearchParams } from './results-query.js';
 import { describeErrorBody } from './error-body.js';
@@ -28,6 +29,8 @@ export interface ClientRuntime {
   log: Logger;
   /** Allow plain http to a host that is not loopback (--insecure). */
   insecure?: boolean;
+  /** Cap on request starts per second (--max-rps). */
+  maxRequestsPerSecond?: number;
   signal: AbortSignal;
   deps: Pick<Deps, 'now'>;
 }
@@ -58,6 +61,36 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, retries: settings.retries };
   const timeoutMs = settings.timeoutSeconds * 1000;
   const agent = new Agent({ connections: 8, keepAliveTimeout: 10_000, pipelining: 1 });
+  const gate = new RateGate({
+    maxRequestsPerSecond: runtime.maxRequestsPerSecond,
+    now: runtime.deps.now,
+    signal: runtime.signal,
+  });
+
+  /** One request through the rate gate, which learns from every answer. */
+  async function send(target: URL, scheme: AuthScheme): Promise<RawResponse> {
+    await gate.acquire().catch(() => {
+      throw abortReason(runtime.signal);
+    });
+    let response: RawResponse | undefined;
+    try {
+      response = await sendOnce(agent, {
+        url: target,
+        headers: { 'user-agent': `mkt/${VERSION}`, accept: 'application/json', ...authHeaders(scheme) },
+        timeoutMs,
+        signal: runtime.signal,
+      });
+      return response;
+    } finally {
+      const remaining = Number(headerValue(response?.headers[RATE_LIMIT_REMAINING_HEADER]) ?? Number.NaN);
+      const retryAfter = headerValue(response?.headers['retry-after']);
+      const throttled = response?.status === 429 || response?.status === 503;
+      gate.release({
+        remaining: Number.isFinite(remaining) ? remaining : undefined,
+        retryAfterMs: throttled && retryAfter !== undefined ? parseRetryAfter(retryAfter, runtime.deps.now()) : undefined,
+      });
+    }
+  }
 
   function authHeaders(scheme: AuthScheme): Record<string, string> {
     return scheme === 'bearer'
@@ -85,12 +118,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
     for (let redirects = 0; ; redirects++) {
       logRequest(target, scheme, attempt);
       const startedAt = runtime.deps.now();
-      const response = await sendOnce(agent, {
-        url: target,
-        headers: { 'user-agent': `mkt/${VERSION}`, accept: 'application/json', ...authHeaders(scheme) },
-        timeoutMs,
-        signal: runtime.signal,
-      });
+      const response = await send(target, scheme);
       logResponse(response, startedAt);
       const location = headerValue(response.headers.location);
       if (response.status >= 300 && response.status < 400 && location) {
@@ -122,7 +150,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
         const delay = retryDelayMs(attempt, retryAfter, policy, runtime.deps.now());
         log.debug(`  ${failure.message}; retry ${attempt}/${policy.retries} in ${delay} ms`);
         await sleep(delay, undefined, { signal: runtime.signal }).catch(() => {
-          throw runtime.signal.reason instanceof MktError ? runtime.signal.reason : new InterruptedError();
+          throw abortReason(runtime.signal);
         });
       }
     }

@@ -1,27 +1,46 @@
 import type { ResultsQuery } from '../api/filters.js';
-import type { FeeScheduleResult } from '../api/types.js';
+import { PAGE_SIZE } from '../api/filters.js';
+import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
 import { MktError } from '../errors.js';
 import type { ServiceClient } from './client.js';
 
 export interface WalkProgress {
-  /** Pages fetched so far. */
+  /** Pages received so far. */
   page: number;
   totalPages: number;
   records: number;
 }
 
 export interface WalkOptions {
-  /** Stop after this many records. */
-  limit?: number;
   /** Walk every page; otherwise stop after the first unless `limit` needs more. */
   all: boolean;
+  /** Stop after this many records. */
+  limit?: number;
+  /**
+   * Pages requested at once. Records are still yielded in page order.
+   * @default 4
+   */
+  concurrency?: number;
+  /** Accept a walk whose total changes or does not add up, with a warning, instead of failing. */
+  allowDrift?: boolean;
+  warn: (message: string) => void;
   onPage?: (progress: WalkProgress) => void;
 }
 
+const DEFAULT_CONCURRENCY = 4;
+
+class DriftError extends MktError {
+  constructor(message: string) {
+    super(message, { hint: 'The data changed while it was read: run the command again, or add --allow-drift to accept it.' });
+  }
+}
+
 /**
- * The records of the results endpoint, page after page, as the document's pagination rules
- * say: pages 0 … total_pages − 1 at one page size. Yields each page's records as it arrives,
- * so a consumer writes them before the next page is fetched.
+ * The records of the results endpoint, as the document's pagination rules say: pages
+ * 0 … total_pages − 1 at one page size. A few pages are in flight at once, but records are
+ * yielded in page order as each page arrives, so a consumer writes them before later pages
+ * are fetched and at most `concurrency` pages are held. Records are deduplicated by id, and
+ * a total that changes or does not add up fails the walk rather than yielding a short one.
  */
 export async function* walkResults(
   client: ServiceClient,
@@ -29,30 +48,59 @@ export async function* walkResults(
   options: WalkOptions,
 ): AsyncGenerator<FeeScheduleResult> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  let pageNumber = query.page_number ?? 0;
-  let yielded = 0;
-  let expectedTotal: number | undefined;
-  let pagesFetched = 0;
-  for (;;) {
-    const page = await client.fetchResultsPage({ ...query, page_number: pageNumber });
-    pagesFetched++;
-    if (expectedTotal === undefined) {
-      expectedTotal = page.total_records;
-    } else if (page.total_records !== expectedTotal) {
-      throw new MktError(
-        `the results changed during the walk: total_records went from ${expectedTotal} to ${page.total_records} at page ${pageNumber}`,
-        { hint: 'Run the command again.' },
-      );
+  const firstPage = query.page_number ?? 0;
+  const fetchPage = (pageNumber: number) => client.fetchResultsPage({ ...query, page_number: pageNumber });
+
+  const first = await fetchPage(firstPage);
+  const expectedTotal = first.total_records;
+  const pageSize = query.page_size ?? PAGE_SIZE.default;
+  const lastPage = options.all
+    ? first.total_pages - 1
+    : Math.min(first.total_pages - 1, firstPage + Math.ceil(Math.min(limit, expectedTotal) / pageSize) - 1);
+
+  const seen = new Set<string>();
+  let pagesReceived = 0;
+  let driftReported = false;
+  const drift = (message: string) => {
+    if (!options.allowDrift) throw new DriftError(message);
+    if (!driftReported) options.warn(`${message}; continuing because of --allow-drift`);
+    driftReported = true;
+  };
+
+  const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>();
+  let nextToRequest = firstPage + 1;
+  const requestAhead = () => {
+    while (nextToRequest <= lastPage && inFlight.size < (options.concurrency ?? DEFAULT_CONCURRENCY)) {
+      const pending = fetchPage(nextToRequest);
+      pending.catch(() => {}); // awaited in order below; this only keeps an early failure from being "unhandled"
+      inFlight.set(nextToRequest, pending);
+      nextToRequest++;
+    }
+  };
+
+  for (let pageNumber = firstPage; ; pageNumber++) {
+    requestAhead();
+    let page = first;
+    if (pageNumber !== firstPage) {
+      page = await (inFlight.get(pageNumber) as Promise<FeeScheduleResultsPage>);
+      inFlight.delete(pageNumber);
+    }
+    pagesReceived++;
+    if (page.total_records !== expectedTotal) {
+      drift(`total_records changed from ${expectedTotal} to ${page.total_records} during the walk (page ${pageNumber})`);
     }
     for (const record of page.data) {
-      if (yielded >= limit) return;
+      if (seen.size >= limit) return;
+      if (seen.has(record.id)) continue;
+      seen.add(record.id);
       yield record;
-      yielded++;
     }
-    options.onPage?.({ page: pagesFetched, totalPages: page.total_pages, records: yielded });
-    pageNumber++;
-    const morePages = pageNumber < page.total_pages && page.data.length > 0;
-    const wantMore = options.all || (options.limit !== undefined && yielded < limit);
-    if (!morePages || !wantMore || yielded >= limit) return;
+    options.onPage?.({ page: pagesReceived, totalPages: lastPage - firstPage + 1, records: seen.size });
+    if (pageNumber >= lastPage || seen.size >= limit) break;
+  }
+
+  const complete = options.all && firstPage === 0;
+  if (complete && seen.size !== expectedTotal) {
+    drift(`received ${seen.size} distinct records, but the service reported ${expectedTotal}`);
   }
 }

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { InterruptedError, MktError, NetworkError, TimeoutError } from '../errors.js';
+import { abortReason, NetworkError, TimeoutError } from '../errors.js';
 
 export interface SendOptions {
   url: URL;
@@ -38,9 +38,7 @@ export async function sendOnce(dispatcher: Dispatcher, options: SendOptions): Pr
       body,
     };
   } catch (error) {
-    if (options.signal.aborted) {
-      throw options.signal.reason instanceof MktError ? options.signal.reason : new InterruptedError();
-    }
+    if (options.signal.aborted) throw abortReason(options.signal);
     if (timeout.aborted) {
       throw new TimeoutError(`no complete answer from ${options.url.host} within ${options.timeoutMs / 1000} s`, {
         hint: 'Raise --timeout, or check the service is up.',

@@ -195,3 +195,41 @@ describe('failures map to exit codes', () => {
     expect(verbose.stderr).not.toContain(KEY);
   });
 });
+
+describe('consistency of a walk', () => {
+  const pagesOf = (pages: { id: string }[][], totals: number[]) =>
+    recorder((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page_number'));
+      const total = totals[page] ?? (totals[0] as number);
+      sendJson(response, 200, { ...emptyResultsPage(2, page), data: pages[page] ?? [], total_records: total, total_pages: pages.length });
+    });
+
+  it('drops a record a later page repeats, and fails when the distinct records fall short', async () => {
+    const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'b' }, { id: 'c' }]], [4]);
+    const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      'mkt: received 3 distinct records, but the service reported 4\n'
+        + 'The data changed while it was read: run the command again, or add --allow-drift to accept it.\n',
+    );
+  });
+
+  it('fails when total_records changes during the walk', async () => {
+    const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'c' }, { id: 'd' }]], [4, 5]);
+    const run = await runMkt(['results', '--all', '--page-size', '2'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('mkt: total_records changed from 4 to 5 during the walk (page 1)\n');
+  });
+
+  it('accepts drift with a warning under --allow-drift, keeping each record once', async () => {
+    const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'b' }, { id: 'c' }]], [4]);
+    const run = await runMkt(['results', '--all', '--page-size', '2', '--allow-drift', '-f', 'json'], {
+      env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY },
+    });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).map((record: { id: string }) => record.id)).toEqual(['a', 'b', 'c']);
+    expect(run.stderr).toBe(
+      'warning: received 3 distinct records, but the service reported 4; continuing because of --allow-drift\n',
+    );
+  });
+});

@@ -26,6 +26,7 @@ describe('toResultsRequest', () => {
       order_dir: 'asc',
     });
     expect(request.all).toBe(false);
+    expect(request.allowDrift).toBe(false);
   });
 
   it('walks at the largest page size unless told otherwise', () => {

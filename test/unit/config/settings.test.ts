@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/errors.js';
+import {
+  checkApiKey,
+  checkProfileName,
+  maskApiKey,
+  parseSetting,
+  parseSettingName,
+  type SettingName,
+} from '../../../src/config/settings.js';
+
+describe('parseSetting', () => {
+  it.each([
+    ['base_url', 'https://api.example.test', 'https://api.example.test'],
+    ['base_url', ' http://127.0.0.1:8080/prefix ', 'http://127.0.0.1:8080/prefix'],
+    ['format', 'ndjson', 'ndjson'],
+    ['timeout', '30', 30],
+    ['timeout', '2.5', 2.5],
+    ['retries', '0', 0],
+    ['retries', '10', 10],
+  ] as const)('accepts %s %j', (name, text, expected) => {
+    expect(parseSetting(name, text)).toBe(expected);
+  });
+
+  it.each([
+    ['base_url', 'ftp://example.test', 'base_url must be an http:// or https:// URL, not "ftp://example.test"'],
+    ['base_url', 'example.test', 'base_url must be an http:// or https:// URL, not "example.test"'],
+    ['format', 'xml', 'format must be one of table, json, ndjson, csv, parquet, not "xml"'],
+    ['format', 'JSON', 'format must be one of table, json, ndjson, csv, parquet, not "JSON"'],
+    ['timeout', '0', 'timeout must be a number of seconds greater than 0, not "0"'],
+    ['timeout', '-1', 'timeout must be a number of seconds greater than 0, not "-1"'],
+    ['timeout', 'soon', 'timeout must be a number of seconds greater than 0, not "soon"'],
+    ['retries', '1.5', 'retries must be a whole number ≥ 0, not "1.5"'],
+    ['retries', '-1', 'retries must be a whole number ≥ 0, not "-1"'],
+  ] as const)('rejects %s %j', (name: SettingName, text, message) => {
+    expect(() => parseSetting(name, text)).toThrow(new UsageError(message));
+  });
+
+  it('names where the value came from, with its hint', () => {
+    let caught: unknown;
+    try {
+      parseSetting('base_url', 'ftp://x', { label: 'MKT_BASE_URL', hint: 'Fix or unset MKT_BASE_URL.' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).message).toBe('MKT_BASE_URL must be an http:// or https:// URL, not "ftp://x"');
+    expect((caught as UsageError).hint).toBe('Fix or unset MKT_BASE_URL.');
+  });
+});
+
+describe('parseSettingName', () => {
+  it('accepts the four settings', () => {
+    expect(['base_url', 'format', 'timeout', 'retries'].map(parseSettingName)).toEqual(['base_url', 'format', 'timeout', 'retries']);
+  });
+
+  it('rejects anything else, listing the valid names', () => {
+    let caught: unknown;
+    try {
+      parseSettingName('base-url');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).message).toBe('unknown setting "base-url"');
+    expect((caught as UsageError).hint).toBe('Settings are: base_url, format, timeout, retries.');
+  });
+});
+
+describe('checkProfileName', () => {
+  it.each(['default', 'prod-eu', 'dev_2', 'A1'])('accepts %j', (name) => {
+    expect(checkProfileName(name, 'from --profile')).toBe(name);
+  });
+
+  it.each(['', 'a b', 'a.b', '../x', '__proto__', '-x', 'é', 'x'.repeat(65)])('rejects %j', (name) => {
+    expect(() => checkProfileName(name, 'from --profile')).toThrow(UsageError);
+  });
+
+  it('says where the bad name came from', () => {
+    expect(() => checkProfileName('a/b', 'from MKT_PROFILE')).toThrow('invalid profile name "a/b" (from MKT_PROFILE)');
+  });
+});
+
+describe('checkApiKey', () => {
+  it('accepts printable ASCII', () => {
+    expect(checkApiKey('sk_live-AbC.123~', 'standard input')).toBe('sk_live-AbC.123~');
+  });
+
+  it.each(['two words', 'tab\there', 'new\nline', 'clé'])('rejects %j without quoting the key', (key) => {
+    let caught: unknown;
+    try {
+      checkApiKey(key, 'MKT_API_KEY');
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    expect((caught as UsageError).message).toBe('the API key from MKT_API_KEY contains spaces, control or non-ASCII characters');
+  });
+});
+
+describe('maskApiKey', () => {
+  it('shows the last 4 characters only', () => {
+    expect(maskApiKey('demo-key-0123abcd')).toBe('…abcd');
+  });
+
+  it('shows nothing of a key shorter than 8', () => {
+    expect(maskApiKey('abcdefg')).toBe('…');
+  });
+});
