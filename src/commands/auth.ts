@@ -1,0 +1,118 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { ContextFor } from '../program.js';
+import type { ResolvedSettings, SettingSource } from '../config/resolve.js';
+import { AuthError, UsageError } from '../errors.js';
+
+/** `mkt auth login` options. */
+interface LoginOptions {
+  /** Check the key with one cheap call before storing it; false with --no-verify. */
+  verify: boolean;
+}
+
+export function registerAuthCommand(program: Command, contextFor: ContextFor): void {
+  const auth = program.command('auth').description('Store, show and remove the API key of a profile.');
+  auth
+    .command('login')
+    .description('Store an API key, read from stdin or a hidden prompt (never from an argument).')
+    .option('--no-verify', 'store the key without checking it against the service')
+    .action(async (flags: { verify: boolean }, self: Command) => login(contextFor(self), { verify: flags.verify }));
+  auth
+    .command('status')
+    .description('Show the profile, the base URL and where the key comes from (its last 4 characters only).')
+    .action(async (_flags: unknown, self: Command) => status(contextFor(self)));
+  auth
+    .command('logout')
+    .description("Remove the profile's stored key.")
+    .action(async (_flags: unknown, self: Command) => logout(contextFor(self)));
+}
+
+async function login(context: Context, options: LoginOptions): Promise<void> {
+  const settings = await context.settings();
+  const { profile } = settings;
+  if (options.verify && !settings.baseUrl) {
+    throw new UsageError(`no base URL for profile "${profile}": the key cannot be checked`, {
+      hint: 'Pass --base-url URL (it is stored with the key), set MKT_BASE_URL, or add --no-verify.',
+    });
+  }
+  const { readApiKey } = await import('../config/key-input.js');
+  const key = await readApiKey(context.deps, profile, context.signal);
+  const reach = options.verify ? await countReachableResults(context, settings, key) : undefined;
+
+  const { openProfileStore } = await import('../config/store.js');
+  const store = await openProfileStore(settings.configDir);
+  if (settings.baseUrlSource === 'flag' && settings.baseUrl) store.setSetting(profile, 'base_url', settings.baseUrl);
+  store.storeApiKey(profile, key);
+
+  if (reach === undefined) {
+    context.log.info(`Stored the key for profile "${profile}" without checking it.`);
+  } else {
+    const host = new URL(settings.baseUrl as string).host;
+    const results = `${reach.toLocaleString('en-US')} fee schedule result${reach === 1 ? '' : 's'}`;
+    context.log.info(`Logged in to ${host} as profile "${profile}": the key reaches ${results}.`);
+  }
+  if (!settings.baseUrl) {
+    context.log.warn(`profile "${profile}" has no base URL; set one with \`mkt config set base_url URL --profile ${profile}\`.`);
+  }
+  if (settings.keySource === 'env') context.log.warn('MKT_API_KEY is set in this environment and outranks the stored key.');
+}
+
+/** One page of one result: the cheapest call that proves the key, and its total says what it reaches. */
+async function countReachableResults(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
+  const { createServiceClient } = await import('../http/client.js');
+  const client = createServiceClient(
+    { ...settings, apiKey, keySource: 'stored' },
+    { log: context.log, signal: context.signal, deps: context.deps },
+  );
+  try {
+    return (await client.fetchResultsPage({ page_size: 1 })).total_records;
+  } catch (error) {
+    if (!(error instanceof AuthError)) throw error;
+    throw new AuthError(error.message, { hint: 'Nothing was stored. Check the key and try again.', cause: error });
+  } finally {
+    await client.close();
+  }
+}
+
+async function status(context: Context): Promise<void> {
+  const settings = await context.settings();
+  const { configFiles } = await import('../config/paths.js');
+  const { maskApiKey } = await import('../config/settings.js');
+  const files = configFiles(settings.configDir);
+  const from = (source: string) => (source ? ` (from ${source})` : '');
+  const profileSources: Record<SettingSource, string> = { flag: '--profile', env: 'MKT_PROFILE', profile: '', default: '', sandbox: '' };
+  const baseUrlSources: Record<SettingSource, string> = {
+    flag: '--base-url', env: 'MKT_BASE_URL', profile: files.settings, default: '', sandbox: '--sandbox',
+  };
+  const keySources: Record<ResolvedSettings['keySource'], string> = {
+    env: 'MKT_API_KEY', stored: files.credentials, sandbox: '--sandbox', none: '',
+  };
+
+  const baseUrl = settings.baseUrl ? `${settings.baseUrl}${from(baseUrlSources[settings.baseUrlSource ?? 'default'])}` : 'none';
+  const key = settings.apiKey ? `${maskApiKey(settings.apiKey)}${from(keySources[settings.keySource])}` : 'none';
+  context.deps.stdout.write(
+    `profile   ${settings.profile}${from(profileSources[settings.profileSource])}\n`
+    + `base URL  ${baseUrl}\n`
+    + `key       ${key}\n`,
+  );
+  if (!settings.apiKey) {
+    throw new AuthError(`no API key for profile "${settings.profile}"`, {
+      hint: `Run \`mkt auth login --profile ${settings.profile}\`, or set MKT_API_KEY.`,
+    });
+  }
+}
+
+async function logout(context: Context): Promise<void> {
+  const { resolveProfile } = await import('../config/resolve.js');
+  const { configDirectory } = await import('../config/paths.js');
+  const { openProfileStore } = await import('../config/store.js');
+  const { env } = context.deps;
+  const { profile } = resolveProfile(context.globals.profile, env);
+  const store = await openProfileStore(configDirectory(env));
+  context.log.info(
+    store.removeApiKey(profile)
+      ? `Removed the key of profile "${profile}" from ${store.files.credentials}.`
+      : `Profile "${profile}" had no stored key.`,
+  );
+  if (env.MKT_API_KEY?.trim()) context.log.warn('MKT_API_KEY is still set in this environment; mkt will keep using it.');
+}

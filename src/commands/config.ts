@@ -1,0 +1,96 @@
+import type { Command } from 'commander';
+import type { Context } from '../context.js';
+import type { ContextFor } from '../program.js';
+import type { ConfigFiles } from '../config/paths.js';
+import type { ProfileSettings } from '../config/settings.js';
+import { MktError } from '../errors.js';
+
+/** The profile a config command acts on, and the files that hold it. */
+interface ConfigTarget {
+  profile: string;
+  files: ConfigFiles;
+}
+
+export function registerConfigCommand(program: Command, contextFor: ContextFor): void {
+  const config = program
+    .command('config')
+    .description('Manage the settings of a profile: base_url, format, timeout, retries.');
+  config
+    .command('get')
+    .description("Print a setting's stored value; exit 1 if it is not set.")
+    .argument('<name>', 'base_url, format, timeout or retries')
+    .action(async (name: string, _flags: unknown, self: Command) => get(contextFor(self), name));
+  config
+    .command('set')
+    .description('Store a setting in the profile.')
+    .argument('<name>', 'base_url, format, timeout or retries')
+    .argument('<value>')
+    .action(async (name: string, value: string, _flags: unknown, self: Command) => set(contextFor(self), name, value));
+  config
+    .command('unset')
+    .description('Remove a setting from the profile (nothing to remove is not an error).')
+    .argument('<name>', 'base_url, format, timeout or retries')
+    .action(async (name: string, _flags: unknown, self: Command) => unset(contextFor(self), name));
+  config
+    .command('list')
+    .description("Print the profile's stored settings as name=value lines.")
+    .action(async (_flags: unknown, self: Command) => list(contextFor(self)));
+  config
+    .command('path')
+    .description('Print the directory that holds config.json and credentials.json.')
+    .action(async (_flags: unknown, self: Command) => printPath(contextFor(self)));
+}
+
+/** Only the profile and the directory: a bad MKT_BASE_URL must not stop `mkt config` from fixing things. */
+async function target(context: Context): Promise<ConfigTarget> {
+  const { resolveProfile } = await import('../config/resolve.js');
+  const { configDirectory, configFiles } = await import('../config/paths.js');
+  const { profile } = resolveProfile(context.globals.profile, context.deps.env);
+  return { profile, files: configFiles(configDirectory(context.deps.env)) };
+}
+
+async function get(context: Context, text: string): Promise<void> {
+  const { parseSettingName, SETTING_DEFAULTS } = await import('../config/settings.js');
+  const { readProfileSettings } = await import('../config/reader.js');
+  const name = parseSettingName(text);
+  const { profile, files } = await target(context);
+  const value = readProfileSettings(files, profile)[name];
+  if (value === undefined) {
+    const defaults: ProfileSettings = SETTING_DEFAULTS;
+    const fallback = defaults[name];
+    // Like `git config`: stdout stays empty and the exit code says "not set".
+    throw new MktError(`${name} is not set in profile "${profile}"${fallback === undefined ? '' : ` (the default is ${fallback})`}`);
+  }
+  context.deps.stdout.write(`${value}\n`);
+}
+
+async function set(context: Context, text: string, valueText: string): Promise<void> {
+  const { parseSettingName, parseSetting } = await import('../config/settings.js');
+  const { openProfileStore } = await import('../config/store.js');
+  const name = parseSettingName(text);
+  const value = parseSetting(name, valueText);
+  const { profile, files } = await target(context);
+  (await openProfileStore(files.dir)).setSetting(profile, name, value);
+}
+
+async function unset(context: Context, text: string): Promise<void> {
+  const { parseSettingName } = await import('../config/settings.js');
+  const { openProfileStore } = await import('../config/store.js');
+  const name = parseSettingName(text);
+  const { profile, files } = await target(context);
+  (await openProfileStore(files.dir)).unsetSetting(profile, name);
+}
+
+async function list(context: Context): Promise<void> {
+  const { SETTING_NAMES } = await import('../config/settings.js');
+  const { readProfileSettings } = await import('../config/reader.js');
+  const { profile, files } = await target(context);
+  const settings = readProfileSettings(files, profile);
+  const lines = SETTING_NAMES.filter((name) => settings[name] !== undefined).map((name) => `${name}=${settings[name]}\n`);
+  context.deps.stdout.write(lines.join(''));
+}
+
+async function printPath(context: Context): Promise<void> {
+  const { files } = await target(context);
+  context.deps.stdout.write(`${files.dir}\n`);
+}

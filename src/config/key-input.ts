@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import { createInterface } from 'node:readline/promises';
+import type { InputStream, OutputStream } from '../deps.js';
+import { InterruptedError, MktError, UsageError } from '../errors.js';
+import { checkApiKey } from './settings.js';
+
+/**
+ * The key for `mkt auth login`: from a hidden prompt on a terminal, else the whole of stdin.
+ * Never from an argument, which `ps` and shell history would show.
+ */
+export async function readApiKey(
+  io: { stdin: InputStream; stderr: OutputStream },
+  profile: string,
+  signal: AbortSignal,
+): Promise<string> {
+  const fromTerminal = io.stdin.isTTY === true;
+  const key = (fromTerminal ? await promptHidden(io, `API key for profile "${profile}": `, signal) : await readAll(io.stdin)).trim();
+  if (key === '') {
+    throw new UsageError(fromTerminal ? 'no API key entered' : 'no API key on standard input', {
+      hint: 'Pipe the key in, e.g. `mkt auth login < key.txt`, or run `mkt auth login` at a terminal to be asked for it.',
+    });
+  }
+  return checkApiKey(key, fromTerminal ? 'the prompt' : 'standard input');
+}
+
+async function readAll(stream: InputStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** readline does the line editing; its echo goes to a stream that drops everything. */
+async function promptHidden(io: { stdin: InputStream; stderr: OutputStream }, prompt: string, signal: AbortSignal): Promise<string> {
+  const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rl = createInterface({ input: io.stdin, output: muted, terminal: true });
+  io.stderr.write(prompt);
+  // In raw mode Ctrl-C reaches readline, not the process.
+  const interrupted = new AbortController();
+  rl.once('SIGINT', () => interrupted.abort(new InterruptedError('SIGINT')));
+  try {
+    return await rl.question('', { signal: AbortSignal.any([signal, interrupted.signal]) });
+  } catch (error) {
+    const reason = interrupted.signal.reason ?? signal.reason;
+    throw reason instanceof MktError ? reason : error;
+  } finally {
+    io.stderr.write('\n');
+    rl.close();
+  }
+}

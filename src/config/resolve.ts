@@ -1,0 +1,87 @@
+import type { GlobalOptions } from '../context.js';
+import type { Format } from '../output/exporter.js';
+import { configDirectory, configFiles } from './paths.js';
+import { readProfileSettings, readStoredApiKey } from './reader.js';
+import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
+
+export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
+
+/** Everything a command needs to reach the service, each value with where it came from. */
+export interface ResolvedSettings {
+  /** --profile, then MKT_PROFILE, then 'default'. */
+  profile: string;
+  profileSource: SettingSource;
+  /** --base-url, then MKT_BASE_URL, then the profile's base_url; undefined if none. */
+  baseUrl?: string;
+  baseUrlSource?: SettingSource;
+  /** MKT_API_KEY, then the profile's stored key; there is no flag for the key. */
+  apiKey?: string;
+  keySource: 'env' | 'stored' | 'sandbox' | 'none';
+  /** --format, then the profile's format; undefined lets the command pick by terminal. */
+  format?: Format;
+  /** --timeout, then the profile's, then 30. */
+  timeoutSeconds: number;
+  /** --retries, then the profile's, then 4. */
+  retries: number;
+  configDir: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** An empty variable counts as unset, as `MKT_API_KEY= mkt …` means "no key from here". */
+function envValue(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+export function resolveProfile(flag: string | undefined, env: Env): { profile: string; profileSource: SettingSource } {
+  if (flag !== undefined) return { profile: checkProfileName(flag, 'from --profile'), profileSource: 'flag' };
+  const fromEnv = envValue(env, 'MKT_PROFILE');
+  if (fromEnv !== undefined) return { profile: checkProfileName(fromEnv, 'from MKT_PROFILE'), profileSource: 'env' };
+  return { profile: 'default', profileSource: 'default' };
+}
+
+/**
+ * Flag, then variable, then the stored profile, then the default. Synchronous and cheap: it
+ * reads the config files with node:fs and never loads `conf`. Bad values are usage errors.
+ */
+export function resolveSettings(input: {
+  flags: Pick<GlobalOptions, 'profile' | 'baseUrl' | 'format' | 'timeout' | 'retries'>;
+  env: Env;
+}): ResolvedSettings {
+  const { flags, env } = input;
+  const { profile, profileSource } = resolveProfile(flags.profile, env);
+  const configDir = configDirectory(env);
+  const files = configFiles(configDir);
+  const stored = readProfileSettings(files, profile);
+
+  const envBaseUrl = envValue(env, 'MKT_BASE_URL');
+  let baseUrl: Pick<ResolvedSettings, 'baseUrl' | 'baseUrlSource'> = {};
+  if (flags.baseUrl !== undefined) {
+    baseUrl = { baseUrl: parseSetting('base_url', flags.baseUrl, { label: '--base-url' }), baseUrlSource: 'flag' };
+  } else if (envBaseUrl !== undefined) {
+    const origin = { label: 'MKT_BASE_URL', hint: 'Fix or unset MKT_BASE_URL.' };
+    baseUrl = { baseUrl: parseSetting('base_url', envBaseUrl, origin), baseUrlSource: 'env' };
+  } else if (stored.base_url !== undefined) {
+    baseUrl = { baseUrl: stored.base_url, baseUrlSource: 'profile' };
+  }
+
+  // The stored key is not read at all when the variable outranks it.
+  const envKey = envValue(env, 'MKT_API_KEY');
+  const storedKey = envKey === undefined ? readStoredApiKey(files, profile) : undefined;
+  const key: Pick<ResolvedSettings, 'apiKey' | 'keySource'> =
+    envKey !== undefined ? { apiKey: checkApiKey(envKey, 'MKT_API_KEY'), keySource: 'env' }
+    : storedKey !== undefined ? { apiKey: storedKey, keySource: 'stored' }
+    : { keySource: 'none' };
+
+  return {
+    profile,
+    profileSource,
+    ...baseUrl,
+    ...key,
+    format: flags.format ?? stored.format,
+    timeoutSeconds: flags.timeout ?? stored.timeout ?? SETTING_DEFAULTS.timeout,
+    retries: flags.retries ?? stored.retries ?? SETTING_DEFAULTS.retries,
+    configDir,
+  };
+}

@@ -1,0 +1,107 @@
+import { UsageError } from '../errors.js';
+import { FORMATS, type Format } from '../output/exporter.js';
+
+/** What a profile stores in config.json. Every field is optional: unset falls back to a default. */
+export interface ProfileSettings {
+  /** The service's base URL, http:// or https://. */
+  base_url?: string;
+  /** Output format when no --format is given. */
+  format?: Format;
+  /** Seconds per request, > 0. @default 30 */
+  timeout?: number;
+  /** Retries per request, a whole number ≥ 0. @default 4 */
+  retries?: number;
+}
+export type SettingName = keyof ProfileSettings;
+
+export const SETTING_NAMES = ['base_url', 'format', 'timeout', 'retries'] as const satisfies readonly SettingName[];
+
+export const SETTING_DEFAULTS = { timeout: 30, retries: 4 } as const satisfies ProfileSettings;
+
+interface SettingRule<T> {
+  /** Completes "<name> must be …". */
+  expected: string;
+  /** The value, or undefined when the text is not one. */
+  parse(text: string): T | undefined;
+}
+
+const SETTING_RULES: { [K in SettingName]-?: SettingRule<NonNullable<ProfileSettings[K]>> } = {
+  base_url: { expected: 'an http:// or https:// URL', parse: parseHttpUrl },
+  format: { expected: `one of ${FORMATS.join(', ')}`, parse: (text) => FORMATS.find((format) => format === text) },
+  timeout: {
+    expected: 'a number of seconds greater than 0',
+    parse: (text) => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? Number(text) : undefined),
+  },
+  retries: {
+    expected: 'a whole number ≥ 0',
+    parse: (text) => (/^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined),
+  },
+};
+
+function parseHttpUrl(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return undefined;
+  }
+  return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? text : undefined;
+}
+
+/** Where a value came from, for the error message: `MKT_BASE_URL`, `--base-url`, a file. */
+export interface ValueOrigin {
+  label: string;
+  hint?: string;
+}
+
+/** Validates a setting's value given as text (a flag, a variable, `mkt config set`). */
+export function parseSetting<K extends SettingName>(
+  name: K,
+  text: string,
+  origin: ValueOrigin = { label: name },
+): NonNullable<ProfileSettings[K]> {
+  const rule = SETTING_RULES[name] as SettingRule<NonNullable<ProfileSettings[K]>>;
+  const value = rule.parse(text.trim());
+  if (value === undefined) {
+    throw new UsageError(`${origin.label} must be ${rule.expected}, not ${JSON.stringify(text)}`, { hint: origin.hint });
+  }
+  return value;
+}
+
+export function parseSettingName(text: string): SettingName {
+  const name = SETTING_NAMES.find((candidate) => candidate === text);
+  if (!name) {
+    throw new UsageError(`unknown setting ${JSON.stringify(text)}`, { hint: `Settings are: ${SETTING_NAMES.join(', ')}.` });
+  }
+  return name;
+}
+
+/** Letters, digits, `-` and `_`, starting with a letter or digit (so never `__proto__`). */
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+export function checkProfileName(name: string, label: string): string {
+  if (!PROFILE_NAME.test(name)) {
+    throw new UsageError(`invalid profile name ${JSON.stringify(name)} (${label})`, {
+      hint: 'A profile name is up to 64 letters, digits, "-" and "_", starting with a letter or digit.',
+    });
+  }
+  return name;
+}
+
+/**
+ * A key goes into HTTP headers: printable ASCII without spaces. The message never quotes it.
+ * @param label where the key came from, e.g. "MKT_API_KEY" or "standard input".
+ */
+export function checkApiKey(key: string, label: string): string {
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    throw new UsageError(`the API key from ${label} contains spaces, control or non-ASCII characters`, {
+      hint: 'Pass the key exactly as the operator issued it.',
+    });
+  }
+  return key;
+}
+
+/** The last 4 characters, the only part of a key `mkt` ever shows; nothing of a short key. */
+export function maskApiKey(key: string): string {
+  return key.length >= 8 ? `…${key.slice(-4)}` : '…';
+}
