@@ -26,7 +26,7 @@ export async function runExchangeCommand(context: Context, request: ExchangeRequ
   const body = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
 
   const target = { stream: deps.stdout, isTTY: deps.stdout.isTTY === true, color: context.stdoutColor, width: deps.stdout.columns };
-  if (format === 'table' && !globals.output && !globals.columns && renderExchangeView(request.resource, body, target)) return;
+  if (format === 'table' && !globals.output && !globals.columns && (await renderExchangeView(request.resource, body, target))) return;
 
   // The historical body's shape is not documented: an array stays an array, anything else one object.
   const dataset = Array.isArray(body)

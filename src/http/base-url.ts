@@ -8,8 +8,9 @@ export function isLoopbackHost(hostname: string): boolean {
 }
 
 /**
- * The base URL as a URL, or a usage error saying how to set one. The key is never sent over
- * plain http to a host that is not loopback, unless `insecure`.
+ * The base URL as a URL, or a usage error saying how to set one. Its form was checked where
+ * it was read (src/config/settings.ts); here the key is kept off plain http to a host that is
+ * not loopback, unless `insecure`.
  */
 export function checkBaseUrl(settings: Pick<ResolvedSettings, 'baseUrl' | 'profile'>, insecure = false): URL {
   if (!settings.baseUrl) {
@@ -17,22 +18,11 @@ export function checkBaseUrl(settings: Pick<ResolvedSettings, 'baseUrl' | 'profi
       hint: 'Set one with --base-url, MKT_BASE_URL or `mkt config set base_url URL`; or try --sandbox.',
     });
   }
-  let url: URL;
-  try {
-    url = new URL(settings.baseUrl);
-  } catch {
-    throw new UsageError(`the base URL ${JSON.stringify(settings.baseUrl)} is not a URL`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UsageError(`the base URL must be http(s), not ${url.protocol.replace(/:$/, '')}`);
-  }
+  const url = new URL(settings.baseUrl);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
     throw new UsageError(`refusing to send the API key over plain http to ${url.host}`, {
       hint: 'Use an https:// base URL, or add --insecure if you really mean it.',
     });
-  }
-  if (url.username || url.password) {
-    throw new UsageError('the base URL must not carry a user name or password');
   }
   return url;
 }

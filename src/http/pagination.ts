@@ -54,9 +54,8 @@ export async function* walkResults(
   const first = await fetchPage(firstPage);
   const expectedTotal = first.total_records;
   const pageSize = query.page_size ?? PAGE_SIZE.default;
-  const lastPage = options.all
-    ? first.total_pages - 1
-    : Math.min(first.total_pages - 1, firstPage + Math.ceil(Math.min(limit, expectedTotal) / pageSize) - 1);
+  const pagesForLimit = options.limit === undefined ? 1 : Math.ceil(options.limit / pageSize);
+  const lastPage = options.all ? first.total_pages - 1 : Math.min(first.total_pages - 1, firstPage + pagesForLimit - 1);
 
   const seen = new Set<string>();
   let pagesReceived = 0;

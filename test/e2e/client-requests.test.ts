@@ -134,8 +134,11 @@ describe('bad input sends nothing and exits 2', () => {
 
   it('rejects a base URL that is not http(s)', async () => {
     const run = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: 'ftp://example.test', MKT_API_KEY: KEY } });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('base URL');
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'mkt: MKT_BASE_URL must be an http:// or https:// URL, not "ftp://example.test"\nFix or unset MKT_BASE_URL.\n',
+    });
   });
 });
 

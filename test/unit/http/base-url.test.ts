@@ -15,11 +15,9 @@ describe('checkBaseUrl', () => {
     expect(() => check('http://api.example.test')).toThrow('refusing to send the API key over plain http to api.example.test');
     expect(check('http://api.example.test', true).host).toBe('api.example.test');
   });
-  it('rejects a missing, malformed or non-http URL', () => {
+  it('rejects a missing URL with advice', () => {
+    expect(() => check(undefined)).toThrow(UsageError);
     expect(() => check(undefined)).toThrow('no base URL for profile "default"');
-    expect(() => check('not a url')).toThrow(UsageError);
-    expect(() => check('ftp://example.test')).toThrow('the base URL must be http(s), not ftp');
-    expect(() => check('https://user:pw@example.test')).toThrow(UsageError);
   });
   it('knows loopback hosts', () => {
     expect(isLoopbackHost('127.255.0.1')).toBe(true);

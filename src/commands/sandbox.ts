@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import type { ContextFor } from '../program.js';
+import type { Context } from '../context.js';
+import type { SandboxOptions } from '../sandbox/server.js';
+import { MktError, UsageError } from '../errors.js';
+import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from '../sandbox/limits.js';
+
+/** The flags as commander hands them over: raw strings, validated in parseSandboxFlags. */
+interface SandboxFlags {
+  port?: string;
+  records?: string;
+  seed?: string;
+  rate?: string;
+  faults?: boolean;
+  latency?: string;
+  json?: boolean;
+}
+
+export interface SandboxCommandOptions {
+  sandbox: SandboxOptions;
+  /** Print one JSON line instead of text. */
+  json: boolean;
+}
+
+
+function wholeNumber(flag: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new UsageError(`invalid ${flag} '${value}': expected a whole number from ${min} to ${max}.`, {
+      hint: `Run \`mkt sandbox --help\` for the flags.`,
+    });
+  }
+  return Number(value);
+}
+
+function rate(value: string): { requests: number; seconds: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(value);
+  if (!match || Number(match[1]) < 1 || Number(match[2]) < 1 || Number(match[2]) > MAX_RATE_WINDOW_SECONDS) {
+    throw new UsageError(`invalid --rate '${value}': expected REQUESTS/SECONDS, e.g. 100/60.`, {
+      hint: `Both are whole numbers of at least 1; the window is at most ${MAX_RATE_WINDOW_SECONDS} seconds.`,
+    });
+  }
+  return { requests: Number(match[1]), seconds: Number(match[2]) };
+}
+
+export function parseSandboxFlags(flags: SandboxFlags): SandboxCommandOptions {
+  const sandbox: SandboxOptions = { faults: flags.faults === true };
+  if (flags.port !== undefined) sandbox.port = wholeNumber('--port', flags.port, 0, MAX_PORT);
+  if (flags.records !== undefined) sandbox.records = wholeNumber('--records', flags.records, 0, MAX_RECORDS);
+  if (flags.seed !== undefined) sandbox.seed = wholeNumber('--seed', flags.seed, 0, Number.MAX_SAFE_INTEGER);
+  if (flags.rate !== undefined) sandbox.rate = rate(flags.rate);
+  if (flags.latency !== undefined) sandbox.latencyMs = wholeNumber('--latency', flags.latency, 0, MAX_LATENCY_MS);
+  return { sandbox, json: flags.json === true };
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/** Serves until the invocation is aborted (SIGINT/SIGTERM), then closes and returns: exit 0. */
+export async function runSandbox(options: SandboxCommandOptions, context: Context): Promise<void> {
+  const { startSandbox } = await import('../sandbox/server.js');
+  const sandbox = await startSandbox(options.sandbox).catch((error: unknown) => {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
+    throw new MktError(`cannot listen on 127.0.0.1:${options.sandbox.port ?? 0} (${code}).`, {
+      hint: 'Pick another port, or --port 0 for a free one.',
+      cause: error,
+    });
+  });
+  try {
+    const { url, keys, scopedExchanges } = sandbox;
+    const out = context.deps.stdout;
+    if (options.json) {
+      out.write(`${JSON.stringify({ url, api_key: keys.api_key, scoped_api_key: keys.scoped_api_key })}\n`);
+    } else {
+      out.write(
+        `Sandbox listening on ${url}\n` +
+          `  api_key         ${keys.api_key}   (every exchange)\n` +
+          `  scoped_api_key  ${keys.scoped_api_key}   (${scopedExchanges.join(', ')})\n`,
+      );
+      context.log.info('Press Ctrl-C to stop.');
+    }
+    await untilAborted(context.signal);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+export function registerSandboxCommand(program: Command, contextFor: ContextFor): void {
+  program
+    .command('sandbox')
+    .description('serve the whole service interface locally with generated data (127.0.0.1 only)')
+    .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
+    .option('--records <n>', `number of fee schedule results, at most ${MAX_RECORDS}`, String(DEFAULT_RECORDS))
+    .option('--seed <n>', 'seed of the generated data; the same seed gives the same data', String(DEFAULT_SEED))
+    .option('--rate <n/seconds>', 'allow n requests per window of so many seconds, per key; then 429')
+    .option('--faults', 'make the first try of about a quarter of requests fail')
+    .option('--latency <ms>', 'delay every response by so many milliseconds')
+    .option('--json', 'print {"url","api_key","scoped_api_key"} as one JSON line when ready')
+    .action(async (flags: SandboxFlags, command: Command) => {
+      const context = contextFor(command);
+      await runSandbox(parseSandboxFlags(flags), context);
+    });
+}

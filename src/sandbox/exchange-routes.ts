@@ -1,0 +1,55 @@
+import type { ExchangeResource } from '../api/paths.js';
+import { exchangeOrderTypes, exchangeRules, feeScheduleHistory, historicalFeeSchedules, type HistoricalFeeSchedules } from './exchange-data.js';
+import { isLicensedFor, licenceOf } from './keys.js';
+import { detailResponse, jsonResponse, type SandboxResponse, validationResponse } from './responses.js';
+import { QueryReader } from './validation.js';
+import { venueIndexOf } from './venues.js';
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  return match?.[1];
+}
+
+/**
+ * GET /api/v1/exchanges/{exchange}/{resource}. Checks run in this order: the key (401), the
+ * exchange (404, exact-case identifier), the key's licence (403), then the query (422).
+ */
+export function serveExchange(
+  seed: number,
+  exchange: string,
+  resource: ExchangeResource,
+  params: URLSearchParams,
+  token: string | undefined,
+): SandboxResponse {
+  const challenge = { 'www-authenticate': 'Bearer' };
+  if (token === undefined) return detailResponse(401, 'Not authenticated: send the API key as Authorization: Bearer <key>.', challenge);
+  const licence = licenceOf(token);
+  if (licence === undefined) return detailResponse(401, 'Invalid API key.', challenge);
+  const venueIndex = venueIndexOf(exchange);
+  if (venueIndex === undefined) return detailResponse(404, `Exchange '${exchange}' not found.`);
+  if (!isLicensedFor(licence, venueIndex)) {
+    return detailResponse(403, `The API key is not licensed for exchange '${exchange}'.`);
+  }
+  switch (resource) {
+    case 'fees':
+      return jsonResponse(200, feeScheduleHistory(seed, venueIndex).at(-1));
+    case 'rules':
+      return jsonResponse(200, exchangeRules(seed, venueIndex));
+    case 'orderTypes':
+      return jsonResponse(200, exchangeOrderTypes(seed, venueIndex));
+    case 'historical': {
+      const reader = new QueryReader(params);
+      const startDay = reader.date('start_date');
+      const endDay = reader.date('end_date');
+      if (reader.issues.length > 0) return validationResponse(reader.issues);
+      const body: HistoricalFeeSchedules = {
+        exchange,
+        start_date: params.getAll('start_date').at(-1) ?? null,
+        end_date: params.getAll('end_date').at(-1) ?? null,
+        fee_schedules: historicalFeeSchedules(feeScheduleHistory(seed, venueIndex), startDay, endDay),
+      };
+      return jsonResponse(200, body);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Defaults and bounds of the sandbox's options. A module of its own, free of imports, so that
+ * `mkt sandbox` can validate its flags without loading the sandbox.
+ */
+export const DEFAULT_RECORDS = 3000;
+export const DEFAULT_SEED = 1;
+/** Above this, a version's records could be created after the next version was scraped. */
+export const MAX_RECORDS = 5_000_000;
+export const MAX_LATENCY_MS = 600_000;
+export const MAX_RATE_WINDOW_SECONDS = 86_400;
+export const MAX_PORT = 65_535;

@@ -1,0 +1,178 @@
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
+import type { FeeScheduleResult } from '../api/types.js';
+import { Random } from './random.js';
+import {
+  FEE_ACTIONS,
+  FEE_CATEGORY_SPELLINGS,
+  FEE_PARTICIPANTS,
+  FEE_SYMBOL_CLASSIFICATIONS,
+  FEE_SYMBOL_TYPES,
+  FEE_TRADE_TYPES,
+  FEE_TYPE_SPELLINGS,
+  NULL_CODE,
+  type ResultsDataset,
+} from './results-dataset.js';
+import * as text from './results-text.js';
+import { formatLocalMicros, formatOffsetMicros } from './time.js';
+import { VENUES } from './venues.js';
+
+/**
+ * Records are written straight to JSON as "byte strings": strings whose characters are the
+ * bytes of the UTF-8 encoding, one per character, so that V8 keeps them one byte per character
+ * and Buffer.from(page, 'latin1') is a plain copy. Runs of consecutive fields are pre-joined in
+ * every combination of their values (`,"fee_symbol":"SPY","fee_excluded_symbols":null,…`), so
+ * a record is about a dozen pieces picked from tables: no objects to serialise, no text to
+ * escape or encode. That is what serves a thousand pages of 100 records a second.
+ */
+
+/** Text whose characters are bytes (0-255) of UTF-8; Buffer.from(text, 'latin1') yields them. */
+export type ByteString = string;
+type FieldName = keyof FeeScheduleResult;
+
+/** Seed salts that keep record and version streams apart. */
+const RECORD = 0x7ec;
+const VERSION = 0x7e5;
+const LONG_NOTE_VARIANTS = 64;
+
+/** The pieces of a record, in the order write() emits them: together, the document's field order. */
+const VERSION_HEAD_FIELDS = ['exchange_name', 'fee_type'] as const;
+const CATEGORY_FIELDS = ['fee_category', 'fee_charge_type'] as const;
+const DETAILS_FIELDS = ['fee_action_details', 'fee_basis'] as const;
+const PARTICIPANT_FIELDS = ['fee_participant_details', 'fee_monthly_volume', 'fee_monthly_volume_criteria'] as const;
+const SYMBOL_CODE_FIELDS = ['fee_symbol_classification', 'fee_symbol_type', 'fee_trade_type'] as const;
+const SYMBOL_TEXT_FIELDS = ['fee_symbol', 'fee_excluded_symbols', 'fee_conditions', 'fee_exclusions', 'fee_extra_info'] as const;
+const VERSION_TAIL_FIELDS = ['version_id', 'scraped_time'] as const;
+const RECORD_LAYOUT: readonly (readonly FieldName[])[] = [
+  ['id'], VERSION_HEAD_FIELDS, CATEGORY_FIELDS, ['fee_amount'], ['fee_action'], DETAILS_FIELDS, ['fee_notes'],
+  ['fee_reference'], ['fee_participant'], PARTICIPANT_FIELDS, SYMBOL_CODE_FIELDS, SYMBOL_TEXT_FIELDS,
+  VERSION_TAIL_FIELDS, ['created_on'],
+];
+if (RECORD_LAYOUT.flat().join() !== FEE_SCHEDULE_RESULT_FIELD_NAMES.join()) {
+  throw new Error('the sandbox record layout does not follow the field order of src/api/fields.ts');
+}
+
+function toByteString(value: string): ByteString {
+  return Buffer.from(value, 'utf8').toString('latin1');
+}
+
+/** `{"id":` for the first field, `,"exchange_name":` and so on for the others. */
+const KEYS = Object.fromEntries(
+  FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name, f) => [name, `${f === 0 ? '{' : ','}${JSON.stringify(name)}:`]),
+) as Record<FieldName, string>;
+
+/** Consecutive fields holding `values`, one for each name. */
+function fields(names: readonly FieldName[], values: readonly (string | null)[]): ByteString {
+  return toByteString(names.map((name, i) => `${KEYS[name]}${JSON.stringify(values[i])}`).join(''));
+}
+
+/** A field whose value is made per record and is ASCII with nothing to escape (UUIDs, timestamps, amounts). */
+function plainField(name: FieldName, value: string): ByteString {
+  return `${KEYS[name]}"${value}"`;
+}
+
+/** A nullable field's pool: its values, and null about one time in five. */
+function orNull(values: readonly string[]): readonly (string | null)[] {
+  return [...values, ...Array<null>(Math.max(1, Math.round(values.length / 4))).fill(null)];
+}
+
+/** Every combination of the pools' values, as consecutive fields: pick one to fill them all. */
+function combinations(names: readonly FieldName[], pools: readonly (readonly (string | null)[])[]): ByteString[] {
+  let rows: (string | null)[][] = [[]];
+  for (const pool of pools) rows = rows.flatMap((row) => pool.map((value) => [...row, value]));
+  return rows.map((row) => fields(names, row));
+}
+
+function pool(name: FieldName, values: readonly (string | null)[]): ByteString[] {
+  return values.map((value) => fields([name], [value]));
+}
+
+const CATEGORY_CHARGES = FEE_CATEGORY_SPELLINGS.map((category, code) =>
+  combinations(CATEGORY_FIELDS, [[category], text.CHARGE_TYPES_BY_CATEGORY[code % text.CHARGE_TYPES_BY_CATEGORY.length]!]),
+);
+const ACTIONS = pool('fee_action', FEE_ACTIONS);
+const DETAILS = combinations(DETAILS_FIELDS, [orNull(text.ACTION_DETAILS), orNull(text.BASES)]);
+const AWKWARD_NOTES = pool('fee_notes', text.AWKWARD_NOTES);
+const NOTES = pool('fee_notes', orNull(text.NOTES));
+const REFERENCES = pool('fee_reference', orNull(text.REFERENCES));
+const PARTICIPANTS = pool('fee_participant', FEE_PARTICIPANTS);
+const PARTICIPANT_DETAILS = combinations(PARTICIPANT_FIELDS, [
+  orNull(text.PARTICIPANT_DETAILS), orNull(text.MONTHLY_VOLUMES), orNull(text.VOLUME_CRITERIA),
+]);
+/** Indexed by (classification * symbol types + symbol type) * (trade types + 1) + trade type, null last. */
+const SYMBOL_CODES = combinations(SYMBOL_CODE_FIELDS, [FEE_SYMBOL_CLASSIFICATIONS, FEE_SYMBOL_TYPES, [...FEE_TRADE_TYPES, null]]);
+const SYMBOL_TEXTS = combinations(SYMBOL_TEXT_FIELDS, [
+  orNull(text.SYMBOLS), orNull(text.EXCLUDED_SYMBOLS), orNull(text.CONDITIONS), orNull(text.EXCLUSIONS), orNull(text.EXTRA_INFO),
+]);
+
+/** Per-share amounts and their rebates, e.g. "$0.0030" and "($0.0030)". */
+const PER_SHARE = Array.from({ length: 40 }, (_, n) => `$${((n + 1) / 10_000).toFixed(4)}`);
+const PER_SHARE_FEES = pool('fee_amount', PER_SHARE);
+const PER_SHARE_REBATES = pool('fee_amount', PER_SHARE.map((amount) => `(${amount})`));
+const CENTS = pool('fee_amount', Array.from({ length: 90 }, (_, n) => `$${((n + 1) / 100).toFixed(2)}`));
+const PERCENTS = pool('fee_amount', Array.from({ length: 30 }, (_, n) => `${((n + 1) / 100).toFixed(2)}%`));
+const MAKE = FEE_ACTIONS.indexOf('Make');
+
+function feeAmount(random: Random, isRebate: boolean): ByteString {
+  const style = random.int(0, 9);
+  if (style < 6) return random.pick(isRebate ? PER_SHARE_REBATES : PER_SHARE_FEES);
+  if (style < 8) return random.pick(CENTS);
+  if (style === 8) return random.pick(PERCENTS);
+  return plainField('fee_amount', `$${random.int(1, 25)},${String(random.int(0, 999)).padStart(3, '0')}.00`);
+}
+
+/** Writes the JSON of records on demand, the same for the same seed every time. */
+export class RecordWriter {
+  /** Per version: exchange_name and fee_type; version_id and scraped_time. */
+  private readonly versionHeads: readonly ByteString[];
+  private readonly versionTails: readonly ByteString[];
+  private readonly longNotes: readonly ByteString[];
+
+  constructor(private readonly dataset: ResultsDataset) {
+    this.versionHeads = Array.from({ length: dataset.versionCount }, (_, v) =>
+      fields(VERSION_HEAD_FIELDS, [VENUES[dataset.versionVenue[v]!]!.id, FEE_TYPE_SPELLINGS[dataset.versionFeeType[v]!]!]),
+    );
+    this.versionTails = Array.from({ length: dataset.versionCount }, (_, v) =>
+      fields(VERSION_TAIL_FIELDS, [new Random(dataset.seed, VERSION, v).uuid(), formatOffsetMicros(dataset.versionScrapedMicros[v]!)]),
+    );
+    this.longNotes = Array.from({ length: LONG_NOTE_VARIANTS }, (_, variant) => fields(['fee_notes'], [text.longNote(variant)]));
+  }
+
+  /**
+   * Appends the record at `index` to `parts` as one JSON object, in RECORD_LAYOUT order.
+   * Callers join a whole page's parts at once: one copy, no ropes.
+   */
+  write(index: number, parts: ByteString[]): void {
+    const data = this.dataset;
+    const v = data.recordVersion[index]!;
+    const random = new Random(data.seed, RECORD, index);
+    const action = data.action[index]!;
+    const tradeType = data.tradeType[index]!;
+    const symbolCode =
+      (data.symbolClassification[index]! * FEE_SYMBOL_TYPES.length + data.symbolType[index]!) * (FEE_TRADE_TYPES.length + 1) +
+      (tradeType === NULL_CODE ? FEE_TRADE_TYPES.length : tradeType);
+    parts.push(
+      plainField('id', random.uuid()),
+      this.versionHeads[v]!,
+      random.pick(CATEGORY_CHARGES[data.category[index]!]!),
+      feeAmount(random, action === MAKE && random.chance(0.8)),
+      ACTIONS[action]!,
+      random.pick(DETAILS),
+      this.notes(index, random),
+      random.pick(REFERENCES),
+      PARTICIPANTS[data.participant[index]!]!,
+      random.pick(PARTICIPANT_DETAILS),
+      SYMBOL_CODES[symbolCode]!,
+      random.pick(SYMBOL_TEXTS),
+      this.versionTails[v]!,
+      plainField('created_on', formatLocalMicros(data.createdMicros(index))),
+      '}',
+    );
+  }
+
+  private notes(index: number, random: Random): ByteString {
+    const awkward = AWKWARD_NOTES[index % text.AWKWARD_STRIDE];
+    if (awkward !== undefined) return awkward;
+    if (index % text.LONG_NOTE_STRIDE === text.LONG_NOTE_OFFSET) return random.pick(this.longNotes);
+    return random.pick(NOTES);
+  }
+}

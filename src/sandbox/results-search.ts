@@ -1,0 +1,158 @@
+import type { EnumFilterName, OrderBy } from '../api/filters.js';
+import {
+  FEE_CATEGORY_SPELLINGS,
+  FEE_TYPE_SPELLINGS,
+  NULL_CODE,
+  type ResultsDataset,
+} from './results-dataset.js';
+import type { ResultsSearch } from './results-query.js';
+import { VENUES } from './venues.js';
+
+/** How many filtered match lists to keep: a client walking pages repeats one query. */
+const MATCH_CACHE_SIZE = 16;
+
+export interface ResultsSlice {
+  /** Record indexes of the page, in the requested order. */
+  indexes: number[];
+  totalRecords: number;
+}
+
+/** Ranks of `spellings` in code-unit (C collation) order. */
+function ranksOf(spellings: readonly string[]): Uint8Array {
+  const sorted = [...spellings].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return Uint8Array.from(spellings, (spelling) => sorted.indexOf(spelling));
+}
+
+const VENUE_NAME_RANKS = ranksOf(VENUES.map((venue) => venue.name));
+const FEE_TYPE_RANKS = ranksOf(FEE_TYPE_SPELLINGS);
+const CATEGORY_RANKS = ranksOf(FEE_CATEGORY_SPELLINGS);
+
+/**
+ * Filters, sorts and pages the dataset. Every order is total: ties on the sort field are
+ * broken by created_on in the same direction, and created_on is unique, so pages never overlap.
+ * Descending order is ascending order read backwards.
+ */
+export class ResultsIndex {
+  private readonly ascending = new Map<OrderBy, Uint32Array>();
+  private readonly matches = new Map<string, Uint32Array>();
+
+  constructor(private readonly dataset: ResultsDataset) {}
+
+  slice(search: ResultsSearch): ResultsSlice {
+    const ordered = this.matching(search);
+    const total = ordered.length;
+    const first = search.pageNumber * search.pageSize;
+    const end = Math.min(first + search.pageSize, total);
+    const indexes: number[] = [];
+    for (let k = first; k < end; k++) {
+      indexes.push(ordered[search.orderDir === 'asc' ? k : total - 1 - k]!);
+    }
+    return { indexes, totalRecords: total };
+  }
+
+  /** The matching record indexes in ascending order of search.orderBy. */
+  private matching(search: ResultsSearch): Uint32Array {
+    const order = this.ascendingOrder(search.orderBy);
+    if (isUnfiltered(search)) return order;
+    const key = `${search.orderBy}|${search.filterKey}`;
+    const cached = this.matches.get(key);
+    if (cached) {
+      this.matches.delete(key);
+      this.matches.set(key, cached);
+      return cached;
+    }
+    const found = this.scan(search, order);
+    this.matches.set(key, found);
+    if (this.matches.size > MATCH_CACHE_SIZE) this.matches.delete(this.matches.keys().next().value!);
+    return found;
+  }
+
+  private scan(search: ResultsSearch, order: Uint32Array): Uint32Array {
+    const data = this.dataset;
+    const versionOk = new Uint8Array(data.versionCount);
+    const feeTypes = search.enums.fee_type;
+    for (let v = 0; v < data.versionCount; v++) {
+      const day = data.versionScrapedDay[v]!;
+      versionOk[v] = Number(
+        (search.venues === undefined || search.venues.has(data.versionVenue[v]!)) &&
+          (feeTypes === undefined || feeTypes.has(data.versionFeeType[v]!)) &&
+          (search.startDay === undefined || day >= search.startDay) &&
+          (search.endDay === undefined || day <= search.endDay) &&
+          (!search.latestOnly || data.versionIsLatest[v] === 1),
+      );
+    }
+    const columns: [Uint8Array, Uint8Array][] = [];
+    const addColumn = (name: EnumFilterName, column: Uint8Array) => {
+      const codes = search.enums[name];
+      if (codes === undefined) return;
+      const allowed = new Uint8Array(NULL_CODE + 1);
+      for (const code of codes) allowed[code] = 1;
+      columns.push([column, allowed]);
+    };
+    addColumn('fee_category', data.category);
+    addColumn('fee_action', data.action);
+    addColumn('fee_participant', data.participant);
+    addColumn('fee_symbol_classification', data.symbolClassification);
+    addColumn('fee_symbol_type', data.symbolType);
+    addColumn('fee_trade_type', data.tradeType);
+
+    const found = new Uint32Array(order.length);
+    let count = 0;
+    next: for (let k = 0; k < order.length; k++) {
+      const i = order[k]!;
+      if (versionOk[data.recordVersion[i]!] === 0) continue;
+      for (const [column, allowed] of columns) {
+        if (allowed[column[i]!] === 0) continue next;
+      }
+      found[count++] = i;
+    }
+    return found.slice(0, count);
+  }
+
+  private ascendingOrder(orderBy: OrderBy): Uint32Array {
+    let order = this.ascending.get(orderBy);
+    if (order === undefined) {
+      order = this.sortAscending(orderBy);
+      this.ascending.set(orderBy, order);
+    }
+    return order;
+  }
+
+  private sortAscending(orderBy: OrderBy): Uint32Array {
+    const data = this.dataset;
+    switch (orderBy) {
+      // Index order is created_on order, and scraped_time order with created_on as tie-break.
+      case 'created_on':
+      case 'scraped_time': {
+        const identity = this.ascending.get(orderBy === 'created_on' ? 'scraped_time' : 'created_on');
+        return identity ?? Uint32Array.from({ length: data.size }, (_, i) => i);
+      }
+      case 'supplier_name':
+        return countingSort(data.size, VENUE_NAME_RANKS.length, (i) => VENUE_NAME_RANKS[data.versionVenue[data.recordVersion[i]!]!]!);
+      case 'fee_type':
+        return countingSort(data.size, FEE_TYPE_RANKS.length, (i) => FEE_TYPE_RANKS[data.versionFeeType[data.recordVersion[i]!]!]!);
+      case 'fee_category':
+        return countingSort(data.size, CATEGORY_RANKS.length, (i) => CATEGORY_RANKS[data.category[i]!]!);
+    }
+  }
+}
+
+function isUnfiltered(search: ResultsSearch): boolean {
+  return (
+    search.venues === undefined &&
+    Object.keys(search.enums).length === 0 &&
+    search.startDay === undefined &&
+    search.endDay === undefined &&
+    !search.latestOnly
+  );
+}
+
+/** Indexes 0..size-1 ordered by rank, then by index: a stable sort in O(size). */
+function countingSort(size: number, ranks: number, rankOf: (index: number) => number): Uint32Array {
+  const starts = new Uint32Array(ranks + 1);
+  for (let i = 0; i < size; i++) starts[rankOf(i) + 1]!++;
+  for (let r = 1; r <= ranks; r++) starts[r]! += starts[r - 1]!;
+  const sorted = new Uint32Array(size);
+  for (let i = 0; i < size; i++) sorted[starts[rankOf(i)]!++] = i;
+  return sorted;
+}

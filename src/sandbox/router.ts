@@ -1,0 +1,45 @@
+import type { IncomingMessage } from 'node:http';
+import { API_PREFIX, EXCHANGE_RESOURCES, type ExchangeResource, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
+import { bearerToken, serveExchange } from './exchange-routes.js';
+import { detailResponse, type SandboxResponse } from './responses.js';
+import type { ResultsDataset } from './results-dataset.js';
+import { ResultsRoute } from './results-route.js';
+
+const EXCHANGES_PREFIX = `${API_PREFIX}/exchanges/`;
+const RESOURCE_BY_PATH = new Map<string, ExchangeResource>(
+  Object.entries(EXCHANGE_RESOURCES).map(([resource, path]) => [path, resource as ExchangeResource]),
+);
+
+export type Router = (request: IncomingMessage, startedAt: number) => SandboxResponse;
+
+/**
+ * Maps a request to the endpoint that answers it: the results path with or without its
+ * trailing slash, and /exchanges/{exchange}/{resource} exactly as paths.ts spells them.
+ */
+export function createRouter(seed: number, dataset: ResultsDataset): Router {
+  const results = new ResultsRoute(dataset);
+  return (request, startedAt) => {
+    if (request.method !== 'GET') return detailResponse(405, 'Method Not Allowed', { allow: 'GET' });
+    const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    const path = url.pathname;
+    if (path === RESULTS_PATH || path === `${RESULTS_PATH}/`) {
+      const key = request.headers[RESULTS_KEY_HEADER];
+      return results.serve(url.searchParams, typeof key === 'string' ? key : undefined, startedAt);
+    }
+    if (path.startsWith(EXCHANGES_PREFIX)) {
+      const rest = path.slice(EXCHANGES_PREFIX.length);
+      const slash = rest.indexOf('/');
+      const resource = RESOURCE_BY_PATH.get(rest.slice(slash + 1));
+      if (slash > 0 && resource !== undefined) {
+        let exchange: string;
+        try {
+          exchange = decodeURIComponent(rest.slice(0, slash));
+        } catch {
+          return detailResponse(404, 'Not Found');
+        }
+        return serveExchange(seed, exchange, resource, url.searchParams, bearerToken(request.headers.authorization));
+      }
+    }
+    return detailResponse(404, 'Not Found');
+  };
+}

@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js';
+import { bearerToken } from './exchange-routes.js';
+import { FaultInjector, type FaultKind } from './faults.js';
+import { SANDBOX_KEYS, SCOPED_EXCHANGES } from './keys.js';
+import { FixedWindowRateLimiter } from './rate-limit.js';
+import { detailResponse, HTML_503_BODY, type SandboxResponse } from './responses.js';
+import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from './limits.js';
+import { ResultsDataset } from './results-dataset.js';
+import { createRouter } from './router.js';
+
+export interface SandboxOptions {
+  /** 0 picks a free port. @default 0 */
+  port?: number;
+  /** Number of fee schedule results, at most 5,000,000. @default 3000 */
+  records?: number;
+  /** Same seed → same data, byte for byte. @default 1 */
+  seed?: number;
+  /** Rate limit: `requests` per `seconds` window, per key. Off when absent. */
+  rate?: { requests: number; seconds: number };
+  /** Make the first try of about a quarter of requests fail (503 HTML, cut 200, 429). @default false */
+  faults?: boolean;
+  /** Delay before every response, in milliseconds. @default 0 */
+  latencyMs?: number;
+}
+
+export interface RunningSandbox {
+  /** e.g. http://127.0.0.1:43121 (no trailing slash) */
+  url: string;
+  keys: { api_key: string; scoped_api_key: string };
+  /** The exchanges the scoped key is licensed for (2 to 5). */
+  scopedExchanges: readonly string[];
+  close(): Promise<void>;
+}
+
+function assertWhole(name: string, value: number, min: number, max: number): void {
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new RangeError(`${name} must be a whole number from ${min} to ${max}, not ${value}`);
+  }
+}
+
+function validate(options: SandboxOptions): void {
+  assertWhole('port', options.port ?? 0, 0, MAX_PORT);
+  assertWhole('records', options.records ?? DEFAULT_RECORDS, 0, MAX_RECORDS);
+  assertWhole('seed', options.seed ?? DEFAULT_SEED, 0, Number.MAX_SAFE_INTEGER);
+  assertWhole('latencyMs', options.latencyMs ?? 0, 0, MAX_LATENCY_MS);
+  if (options.rate) {
+    assertWhole('rate.requests', options.rate.requests, 1, Number.MAX_SAFE_INTEGER);
+    assertWhole('rate.seconds', options.rate.seconds, 1, MAX_RATE_WINDOW_SECONDS);
+  }
+}
+
+/** The key as presented in either scheme; '' when none (the rate limiter's anonymous bucket). */
+function presentedKey(request: IncomingMessage): string {
+  const header = request.headers[RESULTS_KEY_HEADER];
+  return (typeof header === 'string' ? header : undefined) ?? bearerToken(request.headers.authorization) ?? '';
+}
+
+/** Serves the whole service interface with generated data on 127.0.0.1. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  validate(options);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const latencyMs = options.latencyMs ?? 0;
+  const route = createRouter(seed, new ResultsDataset({ seed, records: options.records ?? DEFAULT_RECORDS }));
+  const limiter = new FixedWindowRateLimiter(options.rate, Date.now());
+  const faults = options.faults ? new FaultInjector(seed) : undefined;
+  const closing = new AbortController();
+
+  function send(response: ServerResponse, answer: SandboxResponse, remaining: number, fault?: FaultKind): void {
+    if (response.destroyed) return;
+    response.writeHead(answer.status, {
+      ...answer.headers,
+      [RATE_LIMIT_REMAINING_HEADER]: String(remaining),
+      'content-length': String(Buffer.byteLength(answer.body)),
+    });
+    if (fault !== 'truncated-200') {
+      response.end(answer.body);
+      return;
+    }
+    // Declare the whole length, send half, then drop the connection.
+    const body = Buffer.from(answer.body);
+    response.write(body.subarray(0, Math.floor(body.length / 2)), () => response.socket?.destroy());
+  }
+
+  async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (latencyMs > 0) {
+      try {
+        await sleep(latencyMs, undefined, { signal: closing.signal });
+      } catch {
+        return; // closing: the connection is being dropped anyway
+      }
+    }
+    const startedAt = performance.now();
+    const key = presentedKey(request);
+    const verdict = limiter.take(key, Date.now());
+    if (!verdict.allowed) {
+      const retryAfter = String(verdict.retryAfterSeconds);
+      const message = `Rate limit exceeded: ${options.rate?.requests} requests per ${options.rate?.seconds} seconds. Retry after ${retryAfter} seconds.`;
+      send(response, detailResponse(429, message, { 'retry-after': retryAfter }), 0);
+      return;
+    }
+    const fault = faults?.next(request.method ?? 'GET', request.url ?? '/', key);
+    if (fault === 'html-503') {
+      send(response, { status: 503, body: HTML_503_BODY, headers: { 'content-type': 'text/html' } }, verdict.remaining);
+    } else if (fault === 'retry-429') {
+      send(response, detailResponse(429, 'Too Many Requests', { 'retry-after': '1' }), verdict.remaining);
+    } else {
+      send(response, route(request, startedAt), verdict.remaining, fault);
+    }
+  }
+
+  const server = createServer((request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      if (!response.headersSent) send(response, detailResponse(500, 'Internal Server Error'), 0);
+      else response.destroy(error instanceof Error ? error : undefined);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    keys: { ...SANDBOX_KEYS },
+    scopedExchanges: SCOPED_EXCHANGES,
+    close() {
+      closed ??= new Promise<void>((resolve, reject) => {
+        closing.abort();
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}

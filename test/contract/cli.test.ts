@@ -1,0 +1,87 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
+import { MKT_BIN, runMkt } from '../helpers/run-mkt.js';
+
+const DIST_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+
+interface Started {
+  firstLine: string;
+  exit: Promise<{ code: number | null; stdout: string }>;
+  stop: (signal?: NodeJS.Signals) => void;
+}
+
+/** Spawns `mkt sandbox …` and resolves once it has printed its first line. */
+function startCli(args: readonly string[]): Promise<Started> {
+  const child = spawn(process.execPath, [MKT_BIN, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  const exit = new Promise<{ code: number | null; stdout: string }>((resolve) => {
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const hadLine = stdout.includes('\n');
+      stdout += chunk;
+      if (!hadLine && stdout.includes('\n')) {
+        resolve({ firstLine: stdout.slice(0, stdout.indexOf('\n')), exit, stop: (signal = 'SIGTERM') => child.kill(signal) });
+      }
+    });
+    void exit.then(({ code }) => reject(new Error(`mkt sandbox exited with ${code} before it was ready`)));
+  });
+}
+
+describe('mkt sandbox (the built CLI)', () => {
+  it('has a build to run', () => {
+    expect(existsSync(DIST_MAIN), 'dist/ is missing: run `npm run build` first').toBe(true);
+  });
+
+  it('prints one JSON line when ready, serves, and exits 0 on SIGTERM', async () => {
+    const sandbox = await startCli(['--port', '0', '--json']);
+    const ready = JSON.parse(sandbox.firstLine) as Record<string, string>;
+    expect(Object.keys(ready)).toEqual(['url', 'api_key', 'scoped_api_key']);
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const response = await fetch(`${ready.url}${RESULTS_PATH}?page_size=2`, { headers: { [RESULTS_KEY_HEADER]: ready.api_key! } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: unknown[] }).data).toHaveLength(2);
+    sandbox.stop();
+    const { code, stdout } = await sandbox.exit;
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${sandbox.firstLine}\n`);
+  });
+
+  it('prints its URL and both keys as text without --json, and exits 0 on SIGINT', async () => {
+    const sandbox = await startCli(['--records', '10']);
+    sandbox.stop('SIGINT');
+    const { code, stdout } = await sandbox.exit;
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Sandbox listening on http:\/\/127\.0\.0\.1:\d+\n/);
+    expect(stdout).toContain('mkt-sandbox-key-all-exchanges');
+    expect(stdout).toContain('mkt-sandbox-key-scoped');
+  });
+
+  it('exits 1 with a hint when the port is taken', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const run = await runMkt(['sandbox', '--port', String(port)]);
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(`mkt: cannot listen on 127.0.0.1:${port} (EADDRINUSE).\nPick another port, or --port 0 for a free one.\n`);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('rejects bad flag values with exit code 2 before starting', async () => {
+    for (const args of [['--rate', '10'], ['--port', '-1'], ['--port', '65536'], ['--records', 'many'], ['--latency', '1.5'], ['--seed', '-3']]) {
+      const run = await runMkt(['sandbox', ...args]);
+      expect(run.code, args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(args[0]);
+    }
+  });
+});

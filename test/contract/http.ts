@@ -1,0 +1,85 @@
+import { type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
+import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
+import type { RunningSandbox } from '../../src/sandbox/server.js';
+
+/** Query parameters; an array is sent as a repeated parameter. */
+export type Query = Record<string, string | number | boolean | readonly string[]>;
+
+export interface Answer<Body = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Body;
+}
+
+function queryString(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(name, String(item));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+async function answer<Body>(response: Response): Promise<Answer<Body>> {
+  const text = await response.text();
+  const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
+  return { status: response.status, headers: response.headers, text, body: (isJson ? JSON.parse(text) : text) as Body };
+}
+
+export interface ResultsRequest {
+  query?: Query;
+  /** The x-service-api-access-key value; null sends no key. Default: the all-exchanges key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+  trailingSlash?: boolean;
+}
+
+export async function getResults(
+  sandbox: RunningSandbox,
+  request: ResultsRequest = {},
+): Promise<Answer<FeeScheduleResultsPage>> {
+  const key = request.key === undefined ? sandbox.keys.api_key : request.key;
+  const headers: Record<string, string> = { ...request.headers };
+  if (key !== null) headers[RESULTS_KEY_HEADER] = key;
+  const path = request.trailingSlash ? `${RESULTS_PATH}/` : RESULTS_PATH;
+  return answer(await fetch(`${sandbox.url}${path}${queryString(request.query ?? {})}`, { headers }));
+}
+
+export interface ExchangeRequest {
+  query?: Query;
+  /** The bearer token; null sends no Authorization header. Default: the all-exchanges key. */
+  key?: string | null;
+  headers?: Record<string, string>;
+}
+
+export async function getExchange<Body = unknown>(
+  sandbox: RunningSandbox,
+  exchange: string,
+  resource: ExchangeResource,
+  request: ExchangeRequest = {},
+): Promise<Answer<Body>> {
+  const key = request.key === undefined ? sandbox.keys.api_key : request.key;
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...request.headers };
+  if (key !== null) headers.authorization = `Bearer ${key}`;
+  return answer(await fetch(`${sandbox.url}${exchangePath(exchange, resource)}${queryString(request.query ?? {})}`, { headers }));
+}
+
+/** Every record of a query, page after page, checking each page's status on the way. */
+export async function getAllResults(
+  sandbox: RunningSandbox,
+  request: ResultsRequest = {},
+): Promise<{ records: FeeScheduleResult[]; pages: FeeScheduleResultsPage[] }> {
+  const records: FeeScheduleResult[] = [];
+  const pages: FeeScheduleResultsPage[] = [];
+  for (let page = 0; ; page++) {
+    const { status, body } = await getResults(sandbox, {
+      ...request,
+      query: { page_size: 100, ...request.query, page_number: page },
+    });
+    if (status !== 200) throw new Error(`page ${page}: status ${status}`);
+    pages.push(body);
+    records.push(...body.data);
+    if (page + 1 >= body.total_pages) return { records, pages };
+  }
+}
