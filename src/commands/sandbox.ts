@@ -90,7 +90,7 @@ export async function runSandbox(options: SandboxCommandOptions, context: Contex
 export function registerSandboxCommand(program: Command, contextFor: ContextFor): void {
   program
     .command('sandbox')
-    .description('serve the whole service interface locally with generated data (127.0.0.1 only)')
+    .description('Serve the whole service interface locally with generated data (127.0.0.1 only).')
     .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
     .option('--records <n>', `number of fee schedule results, at most ${MAX_RECORDS}`, String(DEFAULT_RECORDS))
     .option('--seed <n>', 'seed of the generated data; the same seed gives the same data', String(DEFAULT_SEED))

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,20 +40,43 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
   return env;
 }
 
-/** Runs `node bin/mkt.js args…` as a user would, with pipes (not a terminal) on every stream. */
-export function runMkt(args: readonly string[], options: RunOptions = {}): Promise<MktRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MKT_BIN, ...args], {
-      env: cleanEnv(options.env ?? {}),
-      cwd: options.cwd,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+export interface SpawnedMkt {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves once stderr contains `text`. */
+  stderrContains(text: string): Promise<void>;
+  /** Resolves when the process has exited. */
+  result: Promise<MktRun>;
+}
+
+/** Starts `node bin/mkt.js args…` as a user would, with pipes (not a terminal) on every stream. */
+export function spawnMkt(args: readonly string[], options: RunOptions = {}): SpawnedMkt {
+  const child = spawn(process.execPath, [MKT_BIN, ...args], {
+    env: cleanEnv(options.env ?? {}),
+    cwd: options.cwd,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const stderrWatchers: { text: string; resolve: () => void }[] = [];
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+    for (const watcher of stderrWatchers.filter((candidate) => stderr.includes(candidate.text))) watcher.resolve();
+  });
+  const result = new Promise<MktRun>((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
   });
+  child.stdin.end(options.input ?? '');
+  return {
+    child,
+    result,
+    stderrContains: (text) =>
+      stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => stderrWatchers.push({ text, resolve })),
+  };
+}
+
+/** Runs `node bin/mkt.js args…` to the end. */
+export function runMkt(args: readonly string[], options: RunOptions = {}): Promise<MktRun> {
+  return spawnMkt(args, options).result;
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { runMkt, spawnMkt } from '../helpers/run-mkt.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+const slow = useSandbox({ latencyMs: 2000 });
+
+function env() {
+  return { MKT_BASE_URL: slow.current.url, MKT_API_KEY: slow.current.keys.api_key };
+}
+
+describe('Ctrl-C', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a request exits 130 at once, with nothing on stdout', async (signal) => {
+    const mkt = spawnMkt(['results', '--all', '--verbose'], { env: env() });
+    await mkt.stderrContains('→ GET');
+    mkt.child.kill(signal);
+    const run = await mkt.result;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('mkt:'))).toEqual([`mkt: interrupted by ${signal}`]);
+  });
+});
+
+describe('--timeout', () => {
+  it('gives up on a slow service with exit 1, naming the host and the timeout', async () => {
+    const run = await runMkt(['fees', 'NYSE', '--timeout', '0.2', '--retries', '1'], { env: env() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `mkt: gave up after 2 tries: no complete answer from ${new URL(slow.current.url).host} within 0.2 s\n`
+        + 'Raise --timeout, or check the service is up.\n',
+    );
+  });
+
+  it('is per request: a timeout longer than the latency succeeds', async () => {
+    const run = await runMkt(['fees', 'NYSE', '--timeout', '5', '-f', 'json'], { env: env() });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ exchange: 'NYSE' });
+  });
+});
