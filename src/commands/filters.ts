@@ -19,15 +19,11 @@ export function registerFiltersCommand(program: Command, contextFor: ContextFor)
     .description('List the allowed values of every results filter (matched case-insensitively).')
     .action(async (_flags: unknown, self: Command) => {
       const context = contextFor(self);
-      const { deps, globals } = context;
-      const { resolveFormat, writeDataset } = await import('../output/write.js');
-      const format = resolveFormat({ format: globals.format, outputPath: globals.output, stdout: deps.stdout });
-      async function* rows() {
-        yield* filterRows();
-      }
+      const { writeDataset } = await import('../output/write.js');
+      const { asyncIterable, outputOptions } = await import('./output-options.js');
       await writeDataset(
-        { shape: 'list', records: rows(), select: globals.columns },
-        { format, outputPath: globals.output, stdout: deps.stdout, color: context.stdoutColor, signal: context.signal },
+        { shape: 'list', records: asyncIterable(filterRows()), select: context.globals.columns },
+        outputOptions(context),
       );
     });
 }

@@ -2,7 +2,8 @@ import type { Context } from '../context.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../http/pagination.js';
 import { createProgress } from '../io/progress.js';
-import { resolveFormat, validateColumns, writeDataset } from '../output/write.js';
+import { validateColumns, writeDataset } from '../output/write.js';
+import { outputOptions } from './output-options.js';
 import type { ResultsRequest } from './results.js';
 
 /** What a results table shows when --columns does not say: what an analyst reads first. */
@@ -20,7 +21,7 @@ export const RESULTS_TABLE_COLUMNS = [
 export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
-  const format = resolveFormat({ format: settings.format, outputPath: globals.output, stdout: deps.stdout });
+  const output = outputOptions(context, settings.defaultFormat);
   if (globals.columns) validateColumns(globals.columns, FEE_SCHEDULE_RESULT_FIELDS);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
@@ -49,7 +50,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
         select: globals.columns,
         tableColumns: RESULTS_TABLE_COLUMNS,
       },
-      { format, outputPath: globals.output, stdout: deps.stdout, color: context.stdoutColor, signal: context.signal },
+      output,
     );
     const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
     const target = written.path ? ` to ${written.path}` : '';

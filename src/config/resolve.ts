@@ -17,8 +17,8 @@ export interface ResolvedSettings {
   /** MKT_API_KEY, then the profile's stored key; there is no flag for the key. */
   apiKey?: string;
   keySource: 'env' | 'stored' | 'sandbox' | 'none';
-  /** --format, then the profile's format; undefined lets the command pick by terminal. */
-  format?: Format;
+  /** The profile's format: --format and an --output extension outrank it (src/output/write.ts). */
+  defaultFormat?: Format;
   /** --timeout, then the profile's, then 30. */
   timeoutSeconds: number;
   /** --retries, then the profile's, then 4. */
@@ -46,7 +46,7 @@ export function resolveProfile(flag: string | undefined, env: Env): { profile: s
  * reads the config files with node:fs and never loads `conf`. Bad values are usage errors.
  */
 export function resolveSettings(input: {
-  flags: Pick<GlobalOptions, 'profile' | 'baseUrl' | 'format' | 'timeout' | 'retries'>;
+  flags: Pick<GlobalOptions, 'profile' | 'baseUrl' | 'timeout' | 'retries'>;
   env: Env;
 }): ResolvedSettings {
   const { flags, env } = input;
@@ -79,7 +79,7 @@ export function resolveSettings(input: {
     profileSource,
     ...baseUrl,
     ...key,
-    format: flags.format ?? stored.format,
+    defaultFormat: stored.format,
     timeoutSeconds: flags.timeout ?? stored.timeout ?? SETTING_DEFAULTS.timeout,
     retries: flags.retries ?? stored.retries ?? SETTING_DEFAULTS.retries,
     configDir,

@@ -15,15 +15,18 @@ export interface Column {
   nullable: boolean;
 }
 
-/** What a command hands to an exporter. */
-export interface Dataset {
+/**
+ * What a command hands to an exporter. `Item` is `object` for callers, so that service types
+ * declared as interfaces (which have no index signature) fit; exporters get `JsonObject`s.
+ */
+export interface Dataset<Item extends object = object> {
   /**
    * `list`: the records form a JSON array (results).
    * `object`: exactly one record, written as the object itself (the exchange commands).
    */
   shape: 'list' | 'object';
   /** The objects as the service sent them, in order. Pulled lazily: pages stream through. */
-  records: AsyncIterable<JsonObject>;
+  records: AsyncIterable<Item>;
   /**
    * Columns of the flattened rows when known ahead (results: the document's fields, in order).
    * When absent, tabular formats derive them by flattening the records.
@@ -47,5 +50,5 @@ export interface OutputTarget {
 
 /** One per format. Writes every record, in order, respecting the stream's backpressure. */
 export interface Exporter {
-  write(dataset: Dataset, target: OutputTarget): Promise<void>;
+  write(dataset: Dataset<JsonObject>, target: OutputTarget): Promise<void>;
 }

@@ -236,3 +236,77 @@ describe('consistency of a walk', () => {
     );
   });
 });
+
+describe('redirects', () => {
+  it('follows a redirect on the same origin, with the key', async () => {
+    const server = await recorder((request, response) => {
+      if (request.url.startsWith('/old')) {
+        response.writeHead(301, { location: '/api/v1/exchanges/NYSE/fees' });
+        response.end();
+        return;
+      }
+      sendJson(response, 200, { exchange: 'NYSE' });
+    });
+    const run = await runMkt(['fees', 'NYSE', '-f', 'json'], { env: { MKT_BASE_URL: `${server.url}/old`, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(0);
+    expect(server.requests.map((request) => [request.url, request.headers.authorization])).toEqual([
+      ['/old/api/v1/exchanges/NYSE/fees', `Bearer ${KEY}`],
+      ['/api/v1/exchanges/NYSE/fees', `Bearer ${KEY}`],
+    ]);
+  });
+
+  it('never takes the key to another origin', async () => {
+    const elsewhere = await recorder();
+    const server = await recorder((_request, response) => {
+      response.writeHead(307, { location: `${elsewhere.url}/api/v1/fee-schedule-results` });
+      response.end();
+    });
+    const run = await runMkt(['results'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `mkt: ${new URL(server.url).host} redirected to ${elsewhere.url}; mkt sends the key only to ${server.url}\n`
+        + 'If the service has moved, set the new base URL with --base-url or `mkt config set base_url URL`.\n',
+    });
+    expect(elsewhere.requests).toHaveLength(0);
+  });
+});
+
+describe('broken answers', () => {
+  it('retries a 200 whose body is cut short, then names the cause', async () => {
+    const server = await recorder((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      response.write('{"success": true, "data": [', () => response.socket?.destroy());
+    });
+    const run = await runMkt(['results', '--retries', '2'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`^mkt: gave up after 3 tries: .*${new URL(server.url).host}.*\\n$`));
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('reports an HTML error page by its status, after retries', async () => {
+    const server = await recorder((_request, response) => {
+      response.writeHead(503, { 'content-type': 'text/html' });
+      response.end('<html><body>Service Unavailable</body></html>');
+    });
+    const run = await runMkt(['rules', 'NYSE', '--retries', '1'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `mkt: gave up after 2 tries: 503 Service Unavailable from ${new URL(server.url).host}\n`,
+    });
+  });
+
+  it('honours Retry-After on a 429', async () => {
+    let calls = 0;
+    const server = await recorder((_request, response) => {
+      calls++;
+      if (calls === 1) sendJson(response, 429, { detail: 'slow down' }, { 'retry-after': '1' });
+      else sendJson(response, 200, emptyResultsPage());
+    });
+    const run = await runMkt(['results', '--verbose'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('retry 1/4 in 1000 ms');
+  });
+});

@@ -46,7 +46,7 @@ describe('resolveSettings', () => {
       baseUrlSource: 'profile',
       apiKey: 'stored-key-1111',
       keySource: 'stored',
-      format: 'csv',
+      defaultFormat: 'csv',
       timeoutSeconds: 9,
       retries: 1,
       configDir: dir,
@@ -58,7 +58,7 @@ describe('resolveSettings', () => {
       profile: 'default',
       profileSource: 'default',
       keySource: 'none',
-      format: undefined,
+      defaultFormat: undefined,
       timeoutSeconds: 30,
       retries: 4,
       configDir: join(dir, 'empty'),
@@ -79,8 +79,8 @@ describe('resolveSettings', () => {
     });
   });
 
-  it('ranks flags over the profile for format, timeout and retries', () => {
-    expect(resolve({ format: 'json', timeout: 2, retries: 0 })).toMatchObject({ format: 'json', timeoutSeconds: 2, retries: 0 });
+  it('ranks flags over the profile for timeout and retries', () => {
+    expect(resolve({ timeout: 2, retries: 0 })).toMatchObject({ timeoutSeconds: 2, retries: 0 });
   });
 
   it('lets MKT_API_KEY outrank the stored key', () => {

@@ -1,0 +1,24 @@
+import type { Context } from '../context.js';
+import type { Format } from '../output/exporter.js';
+import { resolveFormat, type WriteOptions } from '../output/write.js';
+
+/**
+ * Where and how a command's data goes: --format, -o, the profile's format and stdout, with
+ * the format decided now, so that a bad choice (parquet to a terminal) fails before any request.
+ */
+export function outputOptions(context: Context, defaultFormat?: Format): WriteOptions & { format: Format } {
+  const options = {
+    format: context.globals.format,
+    defaultFormat,
+    outputPath: context.globals.output,
+    stdout: context.deps.stdout,
+    color: context.stdoutColor,
+    signal: context.signal,
+  };
+  return { ...options, format: resolveFormat(options) };
+}
+
+/** An array as the async iterable a Dataset takes. */
+export async function* asyncIterable<T>(values: Iterable<T>): AsyncGenerator<T> {
+  yield* values;
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { chmod, open, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { MktError, UsageError } from '../errors.js';
+
+/** The target's permission bits, to give the replacement the same; undefined when it is new. */
+async function existingMode(path: string): Promise<number | undefined> {
+  try {
+    const stats = await stat(path);
+    if (stats.isDirectory()) throw new UsageError(`cannot write to ${path}: it is a directory`, { hint: 'Give a file name to -o.' });
+    return stats.mode & 0o777;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Makes the rename itself durable. Not every platform can open a directory: best effort. */
+async function syncDirectory(directory: string): Promise<void> {
+  try {
+    const handle = await open(directory, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // the file's own data is already synced; only the rename's durability is at stake
+  }
+}
+
+/**
+ * Writes `path` whole or not at all. `write` fills a temporary file in the same directory
+ * (`.name.tmp-<pid>-<random>`), which is synced to disk and renamed over `path` only when
+ * `write` resolves. When it rejects, the temporary file is removed and `path` is untouched.
+ * After SIGKILL the target is still intact; a stray temporary file may remain.
+ */
+export async function writeAtomically(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
+  const mode = await existingMode(path);
+  const directory = dirname(resolve(path));
+  const temporary = join(directory, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const stream = createWriteStream(temporary, { flags: 'wx', flush: true });
+  try {
+    await once(stream, 'open');
+  } catch (error) {
+    throw new MktError(`cannot write ${path}: ${(error as Error).message}`, {
+      hint: 'Check that the directory exists and that you may write to it.',
+      cause: error,
+    });
+  }
+  try {
+    if (mode !== undefined) await chmod(temporary, mode);
+    await write(stream);
+    stream.end();
+    await finished(stream);
+    await rename(temporary, path);
+  } catch (error) {
+    // Abandoned: an exporter still winding down may write to it, and that must not crash us.
+    stream.on('error', () => {});
+    stream.destroy();
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  await syncDirectory(directory);
+}

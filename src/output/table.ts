@@ -1,0 +1,38 @@
+import type { Exporter } from './exporter.js';
+import { flattenRecord } from './flatten.js';
+import { cellText, gridLines } from './grid.js';
+import { ChunkSink } from './sink.js';
+import { tabulate } from './tabular.js';
+
+function tableCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return cellText(value);
+  if (Array.isArray(value)) return cellText(value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(', '));
+  return cellText(typeof value === 'object' ? JSON.stringify(value) : String(value));
+}
+
+/**
+ * `table`, for people: the dataset's `tableColumns` unless `--columns` says otherwise. It holds
+ * every row's cell texts, since column widths depend on all of them, and writes the lines as
+ * the stream takes them. null and empty strings both show blank.
+ */
+export const tableExporter: Exporter = {
+  async write(dataset, target) {
+    const { columns, records } = await tabulate(dataset, dataset.tableColumns);
+    const rows: string[][] = [];
+    for await (const record of records) {
+      for (const row of flattenRecord(record)) rows.push(columns.map((column) => tableCell(row[column.name])));
+    }
+    const header = columns.map((column) => ({ header: column.name, align: column.kind === 'number' ? ('right' as const) : ('left' as const) }));
+    const sink = new ChunkSink(target.stream);
+    try {
+      for (const line of gridLines(header, { texts: rows }, target)) {
+        const wait = sink.write(`${line}\n`);
+        if (wait) await wait;
+      }
+      await sink.close();
+    } finally {
+      sink.detach();
+    }
+  },
+};

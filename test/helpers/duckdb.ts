@@ -1,0 +1,22 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+
+export interface Duck {
+  rows(sql: string, params?: unknown[]): Promise<Record<string, unknown>[]>;
+  close(): void;
+}
+
+/** A real reader, for what other tools will see of our files. */
+export async function openDuckDB(): Promise<Duck> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  return {
+    async rows(sql, params) {
+      const reader = await connection.runAndReadAll(sql, params as never);
+      return reader.getRowObjectsJS() as Record<string, unknown>[];
+    },
+    close() {
+      connection.closeSync();
+      instance.closeSync();
+    },
+  };
+}

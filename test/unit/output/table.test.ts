@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
+import type { OutputTarget } from '../../../src/output/exporter.js';
+import { fitColumnWidths } from '../../../src/output/grid.js';
+import { displayWidth, truncateToWidth } from '../../../src/output/text-width.js';
+import { renderExchangeView } from '../../../src/output/views/index.js';
+import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
+import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, RULES } from './helpers.js';
+
+const ESC = '\u001b';
+
+async function table(stdout: MemoryStream, overrides: Partial<WriteOptions> & { select?: string[]; tableColumns?: string[] } = {}): Promise<string> {
+  const { select, tableColumns, ...rest } = overrides;
+  await writeDataset(
+    { shape: 'list', records: from(awkwardResults()), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
+    { format: 'table', stdout, color: false, signal: new AbortController().signal, ...rest },
+  );
+  return stdout.text();
+}
+
+function view(resource: 'fees' | 'rules' | 'orderTypes' | 'historical', body: unknown, target: Partial<OutputTarget> = {}) {
+  const stream = new MemoryStream();
+  return renderExchangeView(resource, body, { stream, isTTY: false, color: false, ...target }).then((rendered) => ({ rendered, text: stream.text() }));
+}
+
+describe('table', () => {
+  it('off a terminal: nothing truncated, no colour, control characters defused', async () => {
+    const text = await table(new MemoryStream(false), { select: ['id', 'fee_notes'], color: false });
+    expect(text).not.toContain(ESC);
+    expect(text).not.toContain('…');
+    const longNote = awkwardResults().find((record) => record.fee_notes?.startsWith('long '))?.fee_notes ?? '';
+    expect(longNote.length).toBeGreaterThan(1000);
+    expect(text).toContain(longNote.replaceAll('\n', '↵'));
+    expect(text).toContain('carriage↵return line feed');
+    expect(text).toContain('bare↵carriage return');
+    expect(text).toContain('ｆｕｌｌｗｉｄｔｈ ＡＢＣ');
+    expect(text).not.toContain('\r');
+    expect(text).not.toContain('\t');
+  });
+
+  it('on a terminal: fits the width, cuts with …, one line per row', async () => {
+    const records = awkwardResults();
+    const text = await table(new MemoryStream(true, 80), { select: ['id', 'fee_notes', 'fee_amount'] });
+    const lines = text.trimEnd().split('\n');
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(80);
+    expect(text).toContain('…');
+    // header, its rule, the top and bottom borders, and one line per record
+    expect(lines).toHaveLength(records.length + 4);
+  });
+
+  it('colours the header only when colour is allowed', async () => {
+    expect(await table(new MemoryStream(true, 200), { color: true })).toContain(`${ESC}[1m`);
+    expect(await table(new MemoryStream(true, 200), { color: false })).not.toContain(ESC);
+  });
+
+  it('shows tableColumns by default, and --columns instead when given', async () => {
+    const header = (text: string) => text.split('\n')[1]?.split('│').map((cell) => cell.trim()).filter(Boolean);
+    expect(header(await table(new MemoryStream(), { tableColumns: ['exchange_name', 'fee_amount'] }))).toEqual(['exchange_name', 'fee_amount']);
+    expect(header(await table(new MemoryStream(), { tableColumns: ['exchange_name'], select: ['fee_type', 'id'] }))).toEqual(['fee_type', 'id']);
+  });
+
+  it('flattens order types into one row each', async () => {
+    const stdout = new MemoryStream();
+    await writeDataset({ shape: 'object', records: from([ORDER_TYPES]) }, { format: 'table', stdout, color: false, signal: new AbortController().signal });
+    const rows = stdout.text().split('\n').filter((line) => line.startsWith('│ IEX'));
+    expect(rows.map((row) => row.split('│')[2]?.trim())).toEqual(['LIMIT', 'MARKET', 'FOK']);
+  });
+});
+
+describe('fitColumnWidths', () => {
+  // A row takes its text widths plus, per column, a border and a space either side, plus one border.
+  it('leaves widths alone when they fit', () => {
+    expect(fitColumnWidths([10, 20], 37)).toBeUndefined();
+    expect(fitColumnWidths([10, 20], 36)).toEqual([10, 19]);
+  });
+
+  it('narrows the widest columns first to fill the width exactly', () => {
+    expect(fitColumnWidths([8, 40, 60], 60)).toEqual([8, 21, 21]);
+    expect(fitColumnWidths([8, 40, 60], 61)).toEqual([8, 22, 21]);
+  });
+
+  it('keeps a minimum width when the terminal is too narrow', () => {
+    expect(fitColumnWidths([30, 30, 30], 10)).toEqual([4, 4, 4]);
+  });
+});
+
+describe('displayWidth', () => {
+  it.each([
+    ['abc', 3],
+    ['ｆｕｌｌ', 8],
+    ['🚀', 2],
+    ['é', 1],
+    ['e\u0301', 1],
+    ['✓ ✗', 3],
+    ['👍🏽', 2],
+  ])('%j takes %i cells', (text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+});
+
+describe('truncateToWidth', () => {
+  it.each([
+    ['abcdef', 6, 'abcdef'],
+    ['abcdefg', 6, 'abcde…'],
+    ['ｆｕｌｌ', 6, 'ｆｕ…'],
+    ['🚀🚀🚀', 5, '🚀🚀…'],
+    ['e\u0301e\u0301e\u0301', 2, 'e\u0301…'],
+  ])('cuts %j to %i cells as %j', (text, width, cut) => {
+    expect(truncateToWidth(text, width)).toBe(cut);
+    expect(displayWidth(cut)).toBeLessThanOrEqual(width);
+  });
+});
+
+describe('exchange views', () => {
+  it('fees: the summary, then tiers by volume, rebates as rebates', async () => {
+    const { rendered, text } = await view('fees', FEES);
+    expect(rendered).toBe(true);
+    expect(text).toMatch(/│ Maker fee\s+│ rebate 0\.002\s+│/);
+    expect(text).toMatch(/│ Taker fee\s+│ 0\.003\s+│/);
+    const tiers = text.split('\n').filter((line) => /│ tier_\d/.test(line));
+    expect(tiers.map((line) => line.split('│').map((cell) => cell.trim()).filter(Boolean))).toEqual([
+      ['tier_1', '1000000', '0.002'],
+      ['tier_2', '5000000', '0.0025'],
+    ]);
+  });
+
+  it('fees on a terminal: grouped digits, and rebates in green when colour is allowed', async () => {
+    const { text } = await view('fees', FEES, { isTTY: true, width: 100, color: true });
+    expect(text).toContain('5,000,000');
+    expect(text).toContain(`${ESC}[32mrebate 0.002${ESC}[0m`);
+  });
+
+  it('rules: trading hours, tick and lot size, circuit breakers as percentages', async () => {
+    const { text } = await view('rules', RULES);
+    for (const [label, value] of [
+      ['Regular hours', '09:30:00-16:00:00'],
+      ['Tick size', '0.01'],
+      ['Lot size', '100'],
+      ['Circuit breaker level 1', '7%'],
+      ['Circuit breaker level 2', '13%'],
+      ['Circuit breaker level 3', '20%'],
+    ]) {
+      expect(text).toMatch(new RegExp(`│ ${label}\\s+│ ${value}\\s+│`));
+    }
+  });
+
+  it('order types: supported ✓ or ✗', async () => {
+    const { text } = await view('orderTypes', ORDER_TYPES);
+    expect(text).toMatch(/│ LIMIT\s+│ ✓\s+│/);
+    expect(text).toMatch(/│ FOK\s+│ ✗\s+│ Fill↵or kill\s+│/);
+  });
+
+  it('declines a resource without a view, or a body not of its shape', async () => {
+    expect(await view('historical', [FEES])).toEqual({ rendered: false, text: '' });
+    expect(await view('fees', { exchange: 'NYSE' })).toEqual({ rendered: false, text: '' });
+    expect(await view('orderTypes', RULES)).toEqual({ rendered: false, text: '' });
+  });
+});
