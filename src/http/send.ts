@@ -67,7 +67,13 @@ function toNetworkError(error: unknown, host: string): NetworkError {
   const code = errorCode(error) ?? 'UNKNOWN';
   const detail = error instanceof Error ? error.message : String(error);
   if (isTlsError(code)) {
-    return new NetworkError(`TLS error with ${host}: ${detail}`, { transient: false, cause: error });
+    // OpenSSL's own messages read "…:SSL routines:<function>:<reason>:<file>:<line>:": keep the reason.
+    const reason = /SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail;
+    return new NetworkError(`TLS error with ${host}: ${reason}`, {
+      transient: false,
+      hint: 'Check the base URL is https on an https port, and that its certificate is trusted.',
+      cause: error,
+    });
   }
   const messages: Record<string, string> = {
     ECONNREFUSED: `connection refused by ${host}`,
