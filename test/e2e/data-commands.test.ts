@@ -68,6 +68,12 @@ describe('results', () => {
     expect(records).toEqual(all.slice(0, 150));
   });
 
+  it('stops at --limit with --all too, even at a page boundary', async () => {
+    const run = await mkt(['results', '--all', '--limit', '200']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toHaveLength(200);
+  });
+
   it('filters case-insensitively through the flags', async () => {
     const run = await mkt(['results', '--all', '--fee-type', 'OPTION', '--exchange-name', 'NYSE']);
     expect(run.code).toBe(0);
