@@ -3,10 +3,10 @@ import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
-import { type Duck, openDuckDB } from '../helpers/duckdb.js';
+import { useDuckDB } from '../helpers/duckdb.js';
 import { MKT_BIN, runMkt, spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -14,7 +14,7 @@ const execFileAsync = promisify(execFile);
 const sandbox = useSandbox({ records: 650 });
 const slowSandbox = useSandbox({ records: 650, latencyMs: 1500 });
 let served: FeeScheduleResult[];
-let duck: Duck;
+const duckdb = useDuckDB();
 const dir = mkdtempSync(join(tmpdir(), 'mkt-exports-'));
 
 beforeAll(async () => {
@@ -25,9 +25,7 @@ beforeAll(async () => {
     });
     served.push(...((await response.json()) as FeeScheduleResultsPage).data);
   }
-  duck = await openDuckDB();
 });
-afterAll(() => duck.close());
 
 const env = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
 
@@ -72,7 +70,7 @@ describe('every format holds exactly what the sandbox served', () => {
 
   it('csv (inferred from .csv), read by DuckDB with allow_quoted_nulls=false', async () => {
     const path = await exportTo('all.csv');
-    const rows = await duck.rows(
+    const rows = await duckdb.current.rows(
       `SELECT * FROM read_csv($1, header=true, all_varchar=true, allow_quoted_nulls=false, delim=',', quote='"', escape='"')`,
       [path],
     );
@@ -84,7 +82,7 @@ describe('every format holds exactly what the sandbox served', () => {
   it('parquet (inferred from .parquet), read by DuckDB, with timestamp types and microseconds', async () => {
     const path = await exportTo('all.parquet');
     const types = Object.fromEntries(
-      (await duck.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path])).map((row) => [
+      (await duckdb.current.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path])).map((row) => [
         row.column_name,
         row.column_type,
       ]),
@@ -93,7 +91,7 @@ describe('every format holds exactly what the sandbox served', () => {
     expect(types.scraped_time).toBe('TIMESTAMP WITH TIME ZONE');
     expect(types.created_on).toBe('TIMESTAMP');
     const strings = FEE_SCHEDULE_RESULT_FIELD_NAMES.filter((name) => name !== 'scraped_time' && name !== 'created_on');
-    const rows = await duck.rows(
+    const rows = await duckdb.current.rows(
       `SELECT ${strings.join(', ')}, epoch_us(scraped_time) AS scraped_time, epoch_us(created_on) AS created_on FROM read_parquet($1)`,
       [path],
     );
@@ -142,7 +140,7 @@ describe('--columns picks and orders fields in every format', () => {
     const path = join(dir, 'columns.parquet');
     const result = await runMkt(['results', '--columns', columns.join(','), '-o', path], { env: env() });
     expect(result.code).toBe(0);
-    const described = await duck.rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
+    const described = await duckdb.current.rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described.map((row) => row.column_name)).toEqual(columns);
   });
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 
 export interface Duck {
@@ -19,4 +20,14 @@ export async function openDuckDB(): Promise<Duck> {
       instance.closeSync();
     },
   };
+}
+
+/** One in-memory DuckDB for the enclosing test file. Read `.current` inside tests. */
+export function useDuckDB(): { current: Duck } {
+  const handle = {} as { current: Duck };
+  beforeAll(async () => {
+    handle.current = await openDuckDB();
+  });
+  afterAll(() => handle.current?.close());
+  return handle;
 }

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import { csvField } from '../../../src/output/csv.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, tempDir } from './helpers.js';
-import { type Duck, openDuckDB } from '../../helpers/duckdb.js';
+import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, useTempDir } from './helpers.js';
+import { useDuckDB } from '../../helpers/duckdb.js';
 
 function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
   return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
@@ -14,18 +14,8 @@ function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
 /** How DuckDB is told to read our CSV: text as text, and a quoted empty string is not NULL. */
 const READ_CSV = `read_csv($1, header = true, all_varchar = true, allow_quoted_nulls = false, delim = ',', quote = '"', escape = '"')`;
 
-let duck: Duck;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-beforeAll(async () => {
-  duck = await openDuckDB();
-});
-afterAll(() => duck.close());
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  await dir.remove();
-});
+const duckdb = useDuckDB();
+const tempDirs = useTempDir();
 
 describe('csvField', () => {
   it.each([
@@ -49,10 +39,10 @@ describe('csvField', () => {
 describe('csv', () => {
   it('round-trips awkward records cell by cell through DuckDB, null and empty string apart', async () => {
     const records = awkwardResults();
-    const path = join(dir.path, 'results.csv');
+    const path = join(tempDirs.current.path, 'results.csv');
     await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
 
-    const rows = await duck.rows(`SELECT * FROM ${READ_CSV}`, [path]);
+    const rows = await duckdb.current.rows(`SELECT * FROM ${READ_CSV}`, [path]);
     expect(rows).toHaveLength(records.length);
     rows.forEach((row, index) => {
       expect(Object.keys(row)).toEqual(FEE_SCHEDULE_RESULT_FIELD_NAMES);
@@ -79,17 +69,17 @@ describe('csv', () => {
 
   it('selects and orders --columns', async () => {
     const records = awkwardResults(5);
-    const path = join(dir.path, 'some.csv');
+    const path = join(tempDirs.current.path, 'some.csv');
     await writeDataset(
       { shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee_notes', 'id'] },
       options({ outputPath: path }),
     );
-    const rows = await duck.rows(`SELECT * FROM ${READ_CSV}`, [path]);
+    const rows = await duckdb.current.rows(`SELECT * FROM ${READ_CSV}`, [path]);
     expect(rows).toEqual(records.map((record) => ({ fee_notes: record.fee_notes, id: record.id })));
   });
 
   it('flattens a fee schedule into dotted columns', async () => {
-    const path = join(dir.path, 'fees.csv');
+    const path = join(tempDirs.current.path, 'fees.csv');
     await writeDataset({ shape: 'object', records: from([FEES]) }, options({ outputPath: path }));
     expect(await readFile(path, 'utf8')).toBe(
       'exchange,effective_date,fee_schedule.maker_fee,fee_schedule.taker_fee,' +
@@ -100,12 +90,12 @@ describe('csv', () => {
   });
 
   it('makes one row per order type, and --columns picks from the flattened names', async () => {
-    const path = join(dir.path, 'order-types.csv');
+    const path = join(tempDirs.current.path, 'order-types.csv');
     await writeDataset(
       { shape: 'object', records: from([ORDER_TYPES]), select: ['order_types.type', 'exchange', 'order_types.description'] },
       options({ outputPath: path }),
     );
-    const rows = await duck.rows(`SELECT * FROM ${READ_CSV}`, [path]);
+    const rows = await duckdb.current.rows(`SELECT * FROM ${READ_CSV}`, [path]);
     expect(rows).toEqual(
       ORDER_TYPES.order_types.map((orderType) => ({
         'order_types.type': orderType.type,

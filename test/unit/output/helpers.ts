@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,7 +37,13 @@ export async function* from<T>(items: Iterable<T>): AsyncGenerator<T> {
   yield* items;
 }
 
-export async function tempDir(): Promise<{ path: string; files: () => Promise<string[]>; remove: () => Promise<void> }> {
+export interface TempDir {
+  path: string;
+  files: () => Promise<string[]>;
+  remove: () => Promise<void>;
+}
+
+export async function tempDir(): Promise<TempDir> {
   const path = await mkdtemp(join(tmpdir(), 'mkt-output-'));
   return { path, files: async () => (await readdir(path)).sort(), remove: () => rm(path, { recursive: true, force: true }) };
 }
@@ -144,3 +151,15 @@ export const ORDER_TYPES = {
   ],
   last_updated: '2024-05-03T00:00:00Z',
 };
+
+/** A fresh temporary directory for each test of the enclosing file. Read `.current` inside tests. */
+export function useTempDir(): { current: TempDir } {
+  const handle = {} as { current: TempDir };
+  beforeEach(async () => {
+    handle.current = await tempDir();
+  });
+  afterEach(async () => {
+    await handle.current.remove();
+  });
+  return handle;
+}

@@ -1,14 +1,14 @@
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { MalformedResponseError } from '../../../src/errors.js';
 import { PARQUET_ROW_GROUP_ROWS } from '../../../src/output/parquet.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, tempDir } from './helpers.js';
-import { type Duck, openDuckDB } from '../../helpers/duckdb.js';
+import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, useTempDir } from './helpers.js';
+import { useDuckDB } from '../../helpers/duckdb.js';
 
 function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
   return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
@@ -18,26 +18,16 @@ async function writeResults(path: string, records: readonly FeeScheduleResult[],
   await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path }));
 }
 
-let duck: Duck;
-let dir: Awaited<ReturnType<typeof tempDir>>;
-beforeAll(async () => {
-  duck = await openDuckDB();
-});
-afterAll(() => duck.close());
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  await dir.remove();
-});
+const duckdb = useDuckDB();
+const tempDirs = useTempDir();
 
 describe('parquet', () => {
   it('round-trips awkward records cell by cell through DuckDB, with typed timestamps to the microsecond', async () => {
     const records = awkwardResults();
-    const path = join(dir.path, 'results.parquet');
+    const path = join(tempDirs.current.path, 'results.parquet');
     await writeResults(path, records);
 
-    const described = await duck.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
+    const described = await duckdb.current.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described.map((column) => column.column_name)).toEqual(FEE_SCHEDULE_RESULT_FIELD_NAMES);
     const types = Object.fromEntries(described.map((column) => [column.column_name, column.column_type]));
     expect(types.scraped_time).toBe('TIMESTAMP WITH TIME ZONE');
@@ -45,7 +35,7 @@ describe('parquet', () => {
     expect(types.fee_notes).toBe('VARCHAR');
 
     const strings = FEE_SCHEDULE_RESULT_FIELD_NAMES.filter((name) => name !== 'scraped_time' && name !== 'created_on');
-    const rows = await duck.rows(
+    const rows = await duckdb.current.rows(
       `SELECT ${strings.join(', ')}, epoch_us(scraped_time) AS scraped_us, epoch_us(created_on) AS created_us FROM read_parquet($1)`,
       [path],
     );
@@ -54,7 +44,7 @@ describe('parquet', () => {
       const row = rows[index] ?? {};
       for (const name of strings) expect(row[name], `${name} of record ${index}`).toBe(record[name]);
       // DuckDB parses the service's text itself: an independent reading of the same instant.
-      const [expected] = await duck.rows(`SELECT epoch_us(CAST($1 AS TIMESTAMPTZ)) AS scraped_us, epoch_us(CAST($2 AS TIMESTAMP)) AS created_us`, [
+      const [expected] = await duckdb.current.rows(`SELECT epoch_us(CAST($1 AS TIMESTAMPTZ)) AS scraped_us, epoch_us(CAST($2 AS TIMESTAMP)) AS created_us`, [
         record.scraped_time,
         record.created_on,
       ]);
@@ -64,9 +54,9 @@ describe('parquet', () => {
   });
 
   it('declares UTF8 strings, OPTIONAL exactly where nullable, and microsecond timestamps UTC-adjusted or not', async () => {
-    const path = join(dir.path, 'schema.parquet');
+    const path = join(tempDirs.current.path, 'schema.parquet');
     await writeResults(path, awkwardResults(3));
-    const schema = await duck.rows(
+    const schema = await duckdb.current.rows(
       `SELECT name, type, converted_type, repetition_type, logical_type FROM parquet_schema($1) WHERE name <> 'root' AND name <> 'duckdb_schema'`,
       [path],
     );
@@ -88,7 +78,7 @@ describe('parquet', () => {
 
   it('reads back the same through hyparquet', async () => {
     const records = awkwardResults();
-    const path = join(dir.path, 'results.parquet');
+    const path = join(tempDirs.current.path, 'results.parquet');
     await writeResults(path, records);
     const rows = await parquetReadObjects({ file: await asyncBufferFromFile(path) });
     expect(rows).toHaveLength(records.length);
@@ -108,10 +98,10 @@ describe('parquet', () => {
     const noteOf = (index: number): string => values[(index < PARQUET_ROW_GROUP_ROWS ? index % 4 : 4 + (index % 6)) % values.length] as string;
     const template = awkwardResults(1)[0] as FeeScheduleResult;
     const records = Array.from({ length: count }, (_, index) => ({ ...template, fee_notes: noteOf(index) }));
-    const path = join(dir.path, 'unicode.parquet');
+    const path = join(tempDirs.current.path, 'unicode.parquet');
     await writeResults(path, records, ['id', 'fee_notes']);
 
-    const stats = await duck.rows(
+    const stats = await duckdb.current.rows(
       `SELECT row_group_id AS rowGroup, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata($1) WHERE path_in_schema = 'fee_notes' ORDER BY row_group_id`,
       [path],
     );
@@ -126,60 +116,60 @@ describe('parquet', () => {
     }
     for (const value of values) {
       const expected = records.filter((record) => record.fee_notes === value).length;
-      const [equal] = await duck.rows(`SELECT count(*) AS n FROM read_parquet($1) WHERE fee_notes = $2`, [path, value]);
+      const [equal] = await duckdb.current.rows(`SELECT count(*) AS n FROM read_parquet($1) WHERE fee_notes = $2`, [path, value]);
       expect(Number(equal?.n), `= ${value}`).toBe(expected);
       const above = records.filter((record) => Buffer.compare(Buffer.from(record.fee_notes ?? ''), Buffer.from(value)) > 0).length;
-      const [greater] = await duck.rows(`SELECT count(*) AS n FROM read_parquet($1) WHERE fee_notes > $2`, [path, value]);
+      const [greater] = await duckdb.current.rows(`SELECT count(*) AS n FROM read_parquet($1) WHERE fee_notes > $2`, [path, value]);
       expect(Number(greater?.n), `> ${value}`).toBe(above);
     }
   });
 
   it('answers right for the two-row file that broke parquetjs-lite', async () => {
     const template = awkwardResults(1)[0] as FeeScheduleResult;
-    const path = join(dir.path, 'two.parquet');
+    const path = join(tempDirs.current.path, 'two.parquet');
     await writeResults(path, [{ ...template, fee_notes: 'ｆ' }, { ...template, fee_notes: '🚀' }], ['fee_notes']);
     for (const value of ['ｆ', '🚀']) {
-      const [row] = await duck.rows(`SELECT count(*) AS n FROM read_parquet($1) WHERE fee_notes = $2`, [path, value]);
+      const [row] = await duckdb.current.rows(`SELECT count(*) AS n FROM read_parquet($1) WHERE fee_notes = $2`, [path, value]);
       expect(Number(row?.n), value).toBe(1);
     }
   });
 
   it('bounds row groups', async () => {
     const template = awkwardResults(1)[0] as FeeScheduleResult;
-    const path = join(dir.path, 'groups.parquet');
+    const path = join(tempDirs.current.path, 'groups.parquet');
     await writeResults(path, Array.from({ length: PARQUET_ROW_GROUP_ROWS + 1 }, () => template), ['id']);
     const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
     expect(metadata.row_groups.map((group) => Number(group.num_rows))).toEqual([PARQUET_ROW_GROUP_ROWS, 1]);
   });
 
   it('makes a valid file with the schema when there are no records', async () => {
-    const path = join(dir.path, 'empty.parquet');
+    const path = join(tempDirs.current.path, 'empty.parquet');
     const written = await writeDataset(
       { shape: 'list', records: from([]), columns: FEE_SCHEDULE_RESULT_FIELDS },
       options({ outputPath: path }),
     );
     expect(written.records).toBe(0);
-    const [count] = await duck.rows(`SELECT count(*) AS n FROM read_parquet($1)`, [path]);
+    const [count] = await duckdb.current.rows(`SELECT count(*) AS n FROM read_parquet($1)`, [path]);
     expect(Number(count?.n)).toBe(0);
-    const described = await duck.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
+    const described = await duckdb.current.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described.map((column) => column.column_name)).toEqual(FEE_SCHEDULE_RESULT_FIELD_NAMES);
     expect(described.find((column) => column.column_name === 'scraped_time')?.column_type).toBe('TIMESTAMP WITH TIME ZONE');
   });
 
   it('selects and orders --columns', async () => {
     const records = awkwardResults(4);
-    const path = join(dir.path, 'some.parquet');
+    const path = join(tempDirs.current.path, 'some.parquet');
     await writeResults(path, records, ['created_on', 'fee_notes']);
-    const rows = await duck.rows(`SELECT fee_notes, CAST(created_on AS VARCHAR) AS created FROM read_parquet($1)`, [path]);
-    const described = await duck.rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
+    const rows = await duckdb.current.rows(`SELECT fee_notes, CAST(created_on AS VARCHAR) AS created FROM read_parquet($1)`, [path]);
+    const described = await duckdb.current.rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described.map((column) => column.column_name)).toEqual(['created_on', 'fee_notes']);
     expect(rows.map((row) => row.fee_notes)).toEqual(records.map((record) => record.fee_notes));
   });
 
   it('types the flattened columns of an exchange object from its values', async () => {
-    const path = join(dir.path, 'order-types.parquet');
+    const path = join(tempDirs.current.path, 'order-types.parquet');
     await writeDataset({ shape: 'object', records: from([ORDER_TYPES]) }, options({ outputPath: path }));
-    const described = await duck.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
+    const described = await duckdb.current.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described).toEqual([
       { column_name: 'exchange', column_type: 'VARCHAR' },
       { column_name: 'order_types.type', column_type: 'VARCHAR' },
@@ -187,26 +177,26 @@ describe('parquet', () => {
       { column_name: 'order_types.supported', column_type: 'BOOLEAN' },
       { column_name: 'last_updated', column_type: 'VARCHAR' },
     ]);
-    const rows = await duck.rows(`SELECT * FROM read_parquet($1)`, [path]);
+    const rows = await duckdb.current.rows(`SELECT * FROM read_parquet($1)`, [path]);
     expect(rows.map((row) => [row['order_types.type'], row['order_types.supported']])).toEqual([
       ['LIMIT', true],
       ['MARKET', true],
       ['FOK', false],
     ]);
 
-    const feesPath = join(dir.path, 'fees.parquet');
+    const feesPath = join(tempDirs.current.path, 'fees.parquet');
     await writeDataset({ shape: 'object', records: from([FEES]) }, options({ outputPath: feesPath }));
-    const [fees] = await duck.rows(`SELECT "fee_schedule.maker_fee" AS maker, typeof("fee_schedule.maker_fee") AS kind FROM read_parquet($1)`, [feesPath]);
+    const [fees] = await duckdb.current.rows(`SELECT "fee_schedule.maker_fee" AS maker, typeof("fee_schedule.maker_fee") AS kind FROM read_parquet($1)`, [feesPath]);
     expect(fees).toEqual({ maker: -0.002, kind: 'DOUBLE' });
   });
 
   it('refuses a record that breaks the document, naming the field, and leaves no file', async () => {
     const [record] = awkwardResults(1);
-    const path = join(dir.path, 'broken.parquet');
+    const path = join(tempDirs.current.path, 'broken.parquet');
     const broken = { ...record, scraped_time: 'yesterday' };
     await expect(writeResults(path, [broken as FeeScheduleResult])).rejects.toThrow(MalformedResponseError);
     await expect(writeResults(path, [{ ...record, id: null } as unknown as FeeScheduleResult])).rejects.toThrow(/record 1 to Parquet: id is null/);
-    expect(await dir.files()).toEqual([]);
+    expect(await tempDirs.current.files()).toEqual([]);
   });
 
   it('starts with the Parquet magic bytes when written to a pipe', async () => {
@@ -215,11 +205,11 @@ describe('parquet', () => {
     const bytes = Buffer.concat(stdout.chunks);
     expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
     expect(bytes.subarray(-4).toString()).toBe('PAR1');
-    const path = join(dir.path, 'piped.parquet');
+    const path = join(tempDirs.current.path, 'piped.parquet');
     const handle = await open(path, 'w');
     await handle.writeFile(bytes);
     await handle.close();
-    const [count] = await duck.rows(`SELECT count(*) AS n FROM read_parquet($1)`, [path]);
+    const [count] = await duckdb.current.rows(`SELECT count(*) AS n FROM read_parquet($1)`, [path]);
     expect(Number(count?.n)).toBe(2);
   });
 });
