@@ -6,6 +6,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
+  // A reader that goes away (`mkt --help | head`) is not an error; data exports handle it themselves.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const { run } = await import('../dist/main.js');
   const { processDeps } = await import('../dist/deps.js');
   process.exitCode = await run(args, processDeps());

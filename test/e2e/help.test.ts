@@ -1,0 +1,113 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { allCommands } from '../../src/completion/model.js';
+import { ENVIRONMENT, EXIT_STATUS } from '../../src/completion/reference-facts.js';
+import { runMkt } from '../helpers/run-mkt.js';
+import { programSpec } from '../unit/completion/program.js';
+
+const program = programSpec();
+const commands = allCommands(program).slice(1);
+const leaves = commands.filter((command) => command.subcommands.length === 0);
+const MAN_PAGE = fileURLToPath(new URL('../../docs/mkt.1', import.meta.url));
+
+/** The section headings of a help text: lines like `Output:` or `Filters (…):`. */
+const headings = (text: string): string[] => text.split('\n').filter((line) => /^[A-Z][^:]*:$/.test(line));
+
+describe('mkt --help', () => {
+  it('lists the commands in the order people need them, and ends pointing to mkt <command> --help', async () => {
+    const run = await runMkt(['--help']);
+    expect(run.code).toBe(0);
+    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'filters', 'auth', 'config', 'completion', 'sandbox'];
+    const positions = order.map((name) => run.stdout.search(new RegExp(`^  ${name}\\b`, 'm')));
+    expect(positions.every((position) => position > 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    expect(headings(run.stdout)).toEqual(['Output:', 'Connection:', 'General:', 'Data commands:', 'Setup commands:', 'Local testing:', 'Examples:']);
+    expect(run.stdout.trimEnd().split('\n').at(-1)).toBe("Run `mkt <command> --help` for a command's options and examples.");
+  });
+});
+
+describe.each(commands.map((command) => [command.path.join(' '), command] as const))('mkt %s --help', (path, command) => {
+  it('has a description, grouped options and no catch-all "Global Options" list', async () => {
+    const run = await runMkt([...command.path, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('');
+    const lines = run.stdout.split('\n');
+    expect(lines[2]?.length, 'a description under the usage line').toBeGreaterThan(20);
+    expect(headings(run.stdout)).not.toContain('Global Options:');
+    expect(headings(run.stdout)).toContain('General:');
+    if (leaves.includes(command)) expect(headings(run.stdout).at(-1)).toBe('Examples:');
+    expect(command.description, path).not.toBe('');
+  });
+});
+
+describe('examples', () => {
+  it.each(leaves.map((command) => [command.path.join(' '), command] as const))('mkt %s shows two or three of real use', (_path, command) => {
+    expect(command.examples.length).toBeGreaterThanOrEqual(2);
+    expect(command.examples.length).toBeLessThanOrEqual(3);
+    for (const example of command.examples) expect(example.command).toMatch(/\bmkt /);
+  });
+
+  it('cover an analyst, a cron job and a jq pipeline for results', () => {
+    const results = leaves.find((command) => command.path.join(' ') === 'results');
+    const text = results?.examples.map((example) => `${example.comment} ${example.command}`).join('\n') ?? '';
+    expect(text).toMatch(/analyst/i);
+    expect(text).toMatch(/cron/i);
+    expect(text).toMatch(/\| jq /);
+  });
+});
+
+describe('global options in a command’s help', () => {
+  it('shows only those the command reads', async () => {
+    const config = await runMkt(['config', 'get', '--help']);
+    expect(config.stdout).toContain('--profile <name>');
+    expect(config.stdout).not.toContain('--format');
+    const results = await runMkt(['results', '--help']);
+    expect(headings(results.stdout)).toEqual([
+      'Filters (each repeatable, or a,b,… for several values):',
+      'Sorting and paging:',
+      'Output:',
+      'Connection:',
+      'General:',
+      'Examples:',
+    ]);
+  });
+});
+
+const hasMan = spawnSync('sh', ['-c', 'command -v man']).status === 0;
+
+describe(`docs/mkt.1${hasMan ? '' : ' (SKIPPED: man is not installed)'}`, () => {
+  const page = readFileSync(MAN_PAGE, 'utf8');
+
+  it.skipIf(!hasMan)('renders with man, without a warning', () => {
+    const rendered = spawnSync('man', ['--warnings', '-l', MAN_PAGE], { env: { ...process.env, MANWIDTH: '80', MANPAGER: 'cat' }, encoding: 'utf8' });
+    expect(rendered.status).toBe(0);
+    expect(rendered.stderr).toBe('');
+    expect(rendered.stdout).toContain('EXIT STATUS');
+  });
+
+  it('covers every command, option, variable, file and exit code', () => {
+    const text = page.replaceAll('\\-', '-');
+    for (const command of commands) expect(text).toContain(`.SS "${command.usage}"`);
+    for (const option of allCommands(program).flatMap((command) => command.options)) expect(text).toContain(option.long ?? option.short);
+    for (const { term } of [...ENVIRONMENT, ...EXIT_STATUS]) expect(text).toContain(term);
+    expect(text).toContain('config.json');
+    expect(text).toContain('credentials.json');
+  });
+
+  it('is ASCII, so that any terminal shows it', () => {
+    expect(page).toMatch(/^[\x20-\x7e\n]*$/);
+  });
+});
+
+describe('help into a pipe that closes early', () => {
+  it('`mkt results --help | true` exits 0 with no stack trace', () => {
+    const result = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/mkt.js results --help | true`], {
+      encoding: 'utf8',
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    });
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
