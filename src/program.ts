@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from './deps.js';
 import { Context, type GlobalOptions } from './context.js';
 import { FORMATS } from './output/exporter.js';
@@ -9,6 +9,8 @@ import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
+import { registerCompletionCommand } from './commands/completion.js';
+import { addExamples } from './completion/command-examples.js';
 
 /** Hands an action the invocation's Context, built once from the global options. */
 export type ContextFor = (command: Command) => Context;
@@ -30,18 +32,62 @@ function parseColumnList(value: string, previous: string[] | undefined): string[
   return [...(previous ?? []), ...columns];
 }
 
+/** Help headings of the global options, in the order help shows them. */
+const GLOBAL_GROUPS = { output: 'Output:', connection: 'Connection:', general: 'General:' } as const;
+
+/** Global options by attribute name, in their groups. */
+type GlobalOptionName = keyof GlobalOptions;
+const OUTPUT_OPTIONS: readonly GlobalOptionName[] = ['format', 'output', 'columns'];
+const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'timeout', 'retries', 'maxRps', 'insecure'];
+const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color'];
+
+/**
+ * The global options each command reads, so that its help (and the completions, the man page
+ * and docs/commands.md, generated from the help) offer those alone. A command with
+ * subcommands shows none; a command not listed reads them all.
+ */
+const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>> = {
+  filters: [...OUTPUT_OPTIONS, ...GENERAL_OPTIONS],
+  'auth login': [...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
+  'auth status': ['profile', 'baseUrl', 'sandbox', 'verbose', 'color'],
+  'auth logout': ['profile', ...GENERAL_OPTIONS],
+  'config get': ['profile', 'verbose', 'color'],
+  'config set': ['profile', 'verbose', 'color'],
+  'config unset': ['profile', 'verbose', 'color'],
+  'config list': ['profile', 'verbose', 'color'],
+  'config path': ['verbose', 'color'],
+  sandbox: GENERAL_OPTIONS,
+  completion: [],
+};
+
+function commandPath(command: Command): string {
+  const names: string[] = [];
+  for (let current: Command | null = command; current?.parent; current = current.parent) names.unshift(current.name());
+  return names.join(' ');
+}
+
+/** The program's options that `command` reads, as its help lists them under their groups. */
+function globalOptionsShownBy(command: Command, program: Command): Option[] {
+  if (command === program || command.commands.length > 0) return [];
+  const read = GLOBAL_OPTIONS_READ[commandPath(command)] ?? [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS];
+  return program.options.filter((option) => !option.hidden && read.includes(option.attributeName() as GlobalOptionName));
+}
+
 function addGlobalOptions(program: Command): void {
   program
-    .option('--profile <name>', 'stored profile to use (env: MKT_PROFILE)')
-    .option('--base-url <url>', 'base URL of the service (env: MKT_BASE_URL)')
+    .optionsGroup(GLOBAL_GROUPS.output)
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
     .option('-o, --output <file>', 'write to this file instead of stdout; it appears whole or not at all')
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
+    .optionsGroup(GLOBAL_GROUPS.connection)
+    .option('--profile <name>', 'stored profile to use (env: MKT_PROFILE)')
+    .option('--base-url <url>', 'base URL of the service (env: MKT_BASE_URL)')
     .option('--sandbox', 'run against an in-process sandbox with its demo key')
-    .option('--insecure', 'allow sending the key over plain http to a host that is not loopback')
     .option('--timeout <seconds>', 'timeout per request (default: 30)', parsePositiveNumber)
     .option('--retries <n>', 'retries per request (default: 4)', parseNonNegativeInteger)
     .option('--max-rps <n>', 'at most this many requests per second', parsePositiveNumber)
+    .option('--insecure', 'allow sending the key over plain http to a host that is not loopback')
+    .optionsGroup(GLOBAL_GROUPS.general)
     .option('-q, --quiet', 'no progress on stderr')
     .option('-v, --verbose', 'log requests on stderr (the key redacted)')
     .option('--no-color', 'no colour (env: NO_COLOR)');
@@ -66,23 +112,41 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
 
   const program = new Command('mkt')
     .description('Exchange rules, fee schedules, order types and fee schedule results for 40+ trading venues.')
-    .version(VERSION, '-V, --version', 'print the version')
-    .helpOption('-h, --help', 'show help')
     .showSuggestionAfterError(true)
-    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureHelp({
+      sortSubcommands: false,
+      // A command's help lists its own options, then the global options it reads, then -h.
+      visibleOptions(command: Command): Option[] {
+        const own = Help.prototype.visibleOptions.call(this, command);
+        const help = own.filter((option) => option.long === '--help');
+        return [...own.filter((option) => option.long !== '--help'), ...globalOptionsShownBy(command, program), ...help];
+      },
+    })
     .configureOutput({
       writeOut: (text) => deps.stdout.write(text),
       writeErr: (text) => deps.stderr.write(text),
     })
     .exitOverride();
   addGlobalOptions(program);
+  program.version(VERSION, '-V, --version', 'print the version').helpOption('-h, --help', 'show help');
 
+  program.commandsGroup('Data commands:');
   registerExchangeCommands(program, contextFor);
   registerResultsCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
+  program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);
+  registerCompletionCommand(program, contextFor);
+  program.helpCommand('help [command]', 'show help for a command');
+  program.commandsGroup('Local testing:');
   registerSandboxCommand(program, contextFor);
+
+  addExamples(program, [
+    { comment: "Try it without a key: NYSE's fee schedule from a built-in sandbox", command: 'mkt --sandbox fees NYSE' },
+    { comment: 'Every option fee, newest only, as CSV', command: 'mkt results --fee-type Option --latest-only --all -o fees.csv' },
+  ]);
+  program.addHelpText('after', "\nRun `mkt <command> --help` for a command's options and examples.");
 
   applyToSubcommands(program, (command) => command.exitOverride().configureOutput(program.configureOutput()));
   return program;

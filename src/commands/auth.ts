@@ -3,6 +3,7 @@ import type { Context } from '../context.js';
 import type { ContextFor } from '../program.js';
 import type { ResolvedSettings, SettingSource } from '../config/resolve.js';
 import { AuthError, UsageError } from '../errors.js';
+import { addExamples } from '../completion/command-examples.js';
 
 /** `mkt auth login` options. */
 interface LoginOptions {
@@ -11,20 +12,42 @@ interface LoginOptions {
 }
 
 export function registerAuthCommand(program: Command, contextFor: ContextFor): void {
-  const auth = program.command('auth').description('Store, show and remove the API key of a profile.');
-  auth
+  const auth = program
+    .command('auth')
+    .description('Store, show and remove the API key of a profile. The key is never taken as an argument: it would show in ps and in shell history.');
+  const loginCommand = auth
     .command('login')
-    .description('Store an API key, read from stdin or a hidden prompt (never from an argument).')
+    .description(
+      'Store an API key, read from stdin or a hidden prompt (never from an argument), after checking it with one '
+        + 'request. --base-url given here is stored with the key.',
+    )
     .option('--no-verify', 'store the key without checking it against the service')
     .action(async (flags: { verify: boolean }, self: Command) => login(contextFor(self), { verify: flags.verify }));
-  auth
+  const statusCommand = auth
     .command('status')
-    .description('Show the profile, the base URL and where the key comes from (its last 4 characters only).')
+    .description('Show the profile, the base URL and where the key comes from (its last 4 characters only); exit 3 without a key.')
     .action(async (_flags: unknown, self: Command) => status(contextFor(self)));
-  auth
+  const logoutCommand = auth
     .command('logout')
     .description("Remove the profile's stored key.")
     .action(async (_flags: unknown, self: Command) => logout(contextFor(self)));
+
+  const loginExamples = [
+    { comment: 'At a terminal: prompts for the key, hidden', command: 'mkt auth login --base-url https://data.example.com' },
+    { comment: 'In a script: the key from a secret store, into the prod profile', command: 'printenv FEES_KEY | mkt auth login --profile prod --base-url https://data.example.com' },
+  ];
+  const statusExamples = [
+    { comment: 'What applies now, and where it comes from', command: 'mkt auth status --profile prod' },
+    { comment: 'In a script: log in only when there is no key yet (exit 3)', command: 'mkt auth status >/dev/null 2>&1 || mkt auth login < key.txt' },
+  ];
+  const logoutExamples = [
+    { comment: "Forget the dev profile's key", command: 'mkt auth logout --profile dev' },
+    { comment: 'Forget the default profile\'s key; MKT_API_KEY, if set, still applies', command: 'mkt auth logout' },
+  ];
+  addExamples(loginCommand, loginExamples);
+  addExamples(statusCommand, statusExamples);
+  addExamples(logoutCommand, logoutExamples);
+  addExamples(auth, [...loginExamples, ...statusExamples, ...logoutExamples]);
 }
 
 async function login(context: Context, options: LoginOptions): Promise<void> {

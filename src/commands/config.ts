@@ -4,6 +4,7 @@ import type { ContextFor } from '../program.js';
 import type { ConfigFiles } from '../config/paths.js';
 import type { ProfileSettings } from '../config/settings.js';
 import { MktError } from '../errors.js';
+import { addExamples } from '../completion/command-examples.js';
 
 /** The profile a config command acts on, and the files that hold it. */
 interface ConfigTarget {
@@ -14,31 +15,63 @@ interface ConfigTarget {
 export function registerConfigCommand(program: Command, contextFor: ContextFor): void {
   const config = program
     .command('config')
-    .description('Manage the settings of a profile: base_url, format, timeout, retries.');
-  config
+    .description(
+      'Manage the settings of a profile: base_url, format, timeout, retries. Flags and variables outrank them '
+        + '(mkt auth status shows what applies).',
+    );
+  const getCommand = config
     .command('get')
     .description("Print a setting's stored value; exit 1 if it is not set.")
     .argument('<name>', 'base_url, format, timeout or retries')
     .action(async (name: string, _flags: unknown, self: Command) => get(contextFor(self), name));
-  config
+  const setCommand = config
     .command('set')
     .description('Store a setting in the profile.')
     .argument('<name>', 'base_url, format, timeout or retries')
-    .argument('<value>')
+    .argument('<value>', 'an http(s) URL, a format, seconds, or a number of retries')
     .action(async (name: string, value: string, _flags: unknown, self: Command) => set(contextFor(self), name, value));
-  config
+  const unsetCommand = config
     .command('unset')
     .description('Remove a setting from the profile (nothing to remove is not an error).')
     .argument('<name>', 'base_url, format, timeout or retries')
     .action(async (name: string, _flags: unknown, self: Command) => unset(contextFor(self), name));
-  config
+  const listCommand = config
     .command('list')
     .description("Print the profile's stored settings as name=value lines.")
     .action(async (_flags: unknown, self: Command) => list(contextFor(self)));
-  config
+  const pathCommand = config
     .command('path')
     .description('Print the directory that holds config.json and credentials.json.')
     .action(async (_flags: unknown, self: Command) => printPath(contextFor(self)));
+
+  const examples = {
+    set: [
+      { comment: "Point the prod profile at the service", command: 'mkt config set base_url https://data.example.com --profile prod' },
+      { comment: 'CSV unless a command says otherwise', command: 'mkt config set format csv' },
+    ],
+    get: [
+      { comment: "The prod profile's base URL", command: 'mkt config get base_url --profile prod' },
+      { comment: 'In a script: empty and exit 1 when not set', command: 'timeout=$(mkt config get timeout 2>/dev/null) || timeout=30' },
+    ],
+    unset: [
+      { comment: 'Back to the default of 4 retries', command: 'mkt config unset retries' },
+      { comment: 'Back to table at a terminal and JSON elsewhere, for the dev profile', command: 'mkt config unset format --profile dev' },
+    ],
+    list: [
+      { comment: "The default profile's settings, name=value", command: 'mkt config list' },
+      { comment: 'In a script: the base URL of prod', command: "mkt config list --profile prod | sed -n 's/^base_url=//p'" },
+    ],
+    path: [
+      { comment: 'Where the files are', command: 'ls -l "$(mkt config path)"' },
+      { comment: 'Back up the settings and keys, keeping their modes', command: 'cp -p "$(mkt config path)"/*.json ~/backup/' },
+    ],
+  };
+  addExamples(setCommand, examples.set);
+  addExamples(getCommand, examples.get);
+  addExamples(unsetCommand, examples.unset);
+  addExamples(listCommand, examples.list);
+  addExamples(pathCommand, examples.path);
+  addExamples(config, [...examples.set, ...examples.list, ...examples.path]);
 }
 
 /** Only the profile and the directory: a bad MKT_BASE_URL must not stop `mkt config` from fixing things. */

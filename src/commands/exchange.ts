@@ -2,22 +2,50 @@ import type { Command } from 'commander';
 import type { ContextFor } from '../program.js';
 import type { ExchangeResource } from '../api/paths.js';
 import { parseDateRange } from './flag-values.js';
+import { addExamples, type CommandExample } from '../completion/command-examples.js';
 
 interface ExchangeCommandSpec {
   name: string;
   resource: ExchangeResource;
   description: string;
+  examples: readonly CommandExample[];
 }
 
 const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
-  { name: 'fees', resource: 'fees', description: "Show an exchange's fee schedule: maker and taker fees, and the volume tiers." },
-  { name: 'rules', resource: 'rules', description: "Show an exchange's rules: trading hours, tick and lot size, circuit breakers." },
-  { name: 'order-types', resource: 'orderTypes', description: 'Show the order types an exchange supports.' },
+  {
+    name: 'fees',
+    resource: 'fees',
+    description: "Show an exchange's fee schedule: maker and taker fees, and the volume tiers.",
+    examples: [
+      { comment: 'An analyst: the summary and the tiers, at a terminal', command: 'mkt fees NYSE' },
+      { comment: 'A pipeline: the taker fee alone', command: "mkt fees NYSE -f json | jq '.fee_schedule.taker_fee'" },
+      { comment: 'A cron job: one flat CSV row, dotted columns for the nested fields', command: 'mkt fees CBOE -o cboe-fees.csv' },
+    ],
+  },
+  {
+    name: 'rules',
+    resource: 'rules',
+    description: "Show an exchange's rules: trading hours, tick and lot size, circuit breakers.",
+    examples: [
+      { comment: 'An analyst: the rules, at a terminal', command: 'mkt rules CBOE' },
+      { comment: 'A pipeline: the regular session', command: "mkt rules NASDAQ -f json | jq -r '.rules.trading_hours.regular'" },
+    ],
+  },
+  {
+    name: 'order-types',
+    resource: 'orderTypes',
+    description: 'Show the order types an exchange supports.',
+    examples: [
+      { comment: 'An analyst: every order type, ✓ or ✗', command: 'mkt order-types IEX' },
+      { comment: 'A pipeline: the supported ones only', command: "mkt order-types IEX -f json | jq -r '.order_types[] | select(.supported) | .type'" },
+      { comment: 'A spreadsheet: one row per order type', command: 'mkt order-types IEX -o iex-order-types.csv' },
+    ],
+  },
 ];
 
 export function registerExchangeCommands(program: Command, contextFor: ContextFor): void {
   for (const spec of EXCHANGE_COMMANDS) {
-    program
+    const command = program
       .command(spec.name)
       .description(spec.description)
       .argument('<exchange>', 'exchange identifier, e.g. NYSE')
@@ -25,12 +53,17 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
         const { runExchangeCommand } = await import('./exchange-run.js');
         await runExchangeCommand(contextFor(self), { exchange, resource: spec.resource });
       });
+    addExamples(command, spec.examples);
   }
 
-  program
+  const historical = program
     .command('historical')
-    .description("Show an exchange's fee schedules over a period.")
+    .description(
+      "Show an exchange's fee schedules over a period. The service does not document the shape of this "
+        + 'answer: JSON passes it through unchanged, table and CSV flatten it as best they can.',
+    )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE')
+    .optionsGroup('Period:')
     .requiredOption('--start-date <YYYY-MM-DD>', 'start of the period')
     .requiredOption('--end-date <YYYY-MM-DD>', 'end of the period')
     .action(async (exchange: string, flags: { startDate: string; endDate: string }, self: Command) => {
@@ -45,4 +78,11 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
         query: { start_date: period.start as string, end_date: period.end as string },
       });
     });
+  addExamples(historical, [
+    { comment: "An analyst: NYSE's fee schedules in force during 2024", command: 'mkt historical NYSE --start-date 2024-01-01 --end-date 2024-12-31' },
+    {
+      comment: 'A pipeline: when each schedule took effect, and its taker fee',
+      command: "mkt historical NYSE --start-date 2024-01-01 --end-date 2024-12-31 -f json | jq -r '.fee_schedules[] | [.effective_date, .fee_schedule.taker_fee] | @tsv'",
+    },
+  ]);
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { ContextFor } from '../program.js';
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../api/filters.js';
 import type { JsonObject } from '../output/exporter.js';
+import { addExamples } from '../completion/command-examples.js';
 
 /** One row per results flag that takes a fixed set of values. */
 export function filterRows(): JsonObject[] {
@@ -14,9 +15,9 @@ export function filterRows(): JsonObject[] {
 }
 
 export function registerFiltersCommand(program: Command, contextFor: ContextFor): void {
-  program
+  const command = program
     .command('filters')
-    .description('List the allowed values of every results filter (matched case-insensitively).')
+    .description('List the allowed values of every results filter (matched case-insensitively). Answered offline.')
     .action(async (_flags: unknown, self: Command) => {
       const context = contextFor(self);
       const { writeDataset } = await import('../output/write.js');
@@ -26,4 +27,8 @@ export function registerFiltersCommand(program: Command, contextFor: ContextFor)
         outputOptions(context),
       );
     });
+  addExamples(command, [
+    { comment: 'An analyst: every filter and its values', command: 'mkt filters' },
+    { comment: 'In a script: the participants, one per line', command: "mkt filters -f json | jq -r '.[] | select(.flag == \"--fee-participant\") | .values[]'" },
+  ]);
 }

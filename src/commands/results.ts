@@ -12,6 +12,7 @@ import {
 } from '../api/filters.js';
 import { UsageError } from '../errors.js';
 import { collectList, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
+import { addExamples } from '../completion/command-examples.js';
 
 /** Flags of `mkt results`, as commander parses them. */
 export interface ResultsFlags {
@@ -93,11 +94,15 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
 export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('results')
-    .description('List fee schedule results: one fee or rebate line item each, filtered, sorted and paged.');
+    .description(
+      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
+        + 'One page by default; --all walks every page, --limit N stops after N records.',
+    );
   command
-    .option('--exchange-name <id>', 'exchange identifier, e.g. NYSE (repeatable, comma-separated)', collectList)
+    .optionsGroup('Filters (each repeatable, or a,b,… for several values):')
+    .option('--exchange-name <id>', 'exchange identifier, e.g. NYSE', collectList)
     .addOption(new Option('--exchange <id>', 'alias of --exchange-name').argParser(collectList).hideHelp())
-    .option('--supplier-name <name>', 'exchange name (repeatable, comma-separated)', collectList);
+    .option('--supplier-name <name>', 'exchange name, e.g. "New York Stock Exchange"', collectList);
   for (const name of ENUM_FILTER_NAMES) {
     command.option(`--${kebab(name)} <value>`, `one of: ${ENUM_FILTER_VALUES[name].join(', ')}`, collectList);
   }
@@ -107,6 +112,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--end-date <YYYY-MM-DD>', 'only results scraped on or before this date')
     .addOption(new Option('--until <YYYY-MM-DD>', 'alias of --end-date').hideHelp())
     .option('--latest-only', 'only the newest version per exchange and fee type')
+    .optionsGroup('Sorting and paging:')
     .option('--order-by <field>', `sort field: ${ORDER_BY_VALUES.join(', ')} (default: created_on)`)
     .option('--order-dir <dir>', 'asc or desc (default: desc)')
     .option('--page-size <n>', `records per page, ${PAGE_SIZE.min}-${PAGE_SIZE.max} (default: ${PAGE_SIZE.default}; ${PAGE_SIZE.max} with --all or --limit)`)
@@ -119,4 +125,15 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
       const { runResults } = await import('./results-run.js');
       await runResults(contextFor(self), request);
     });
+  addExamples(command, [
+    { comment: "An analyst: NYSE's option fees, one page at a terminal", command: 'mkt results --exchange-name NYSE --fee-type Option' },
+    {
+      comment: 'A cron job: every current fee, to a dated Parquet file, whole or not at all',
+      command: 'mkt results --all --latest-only --format parquet -o /data/fees-$(date +%F).parquet',
+    },
+    {
+      comment: 'A pipeline: maker fees of market makers, one tab-separated line each',
+      command: "mkt results --all --fee-action Make --fee-participant 'Market Maker' -f ndjson | jq -r '[.exchange_name, .fee_amount] | @tsv'",
+    },
+  ]);
 }

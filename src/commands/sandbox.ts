@@ -3,6 +3,7 @@ import type { ContextFor } from '../program.js';
 import type { Context } from '../context.js';
 import type { SandboxOptions } from '../sandbox/server.js';
 import { MktError, UsageError } from '../errors.js';
+import { addExamples } from '../completion/command-examples.js';
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from '../sandbox/limits.js';
 
 /** The flags as commander hands them over: raw strings, validated in parseSandboxFlags. */
@@ -88,9 +89,12 @@ export async function runSandbox(options: SandboxCommandOptions, context: Contex
 }
 
 export function registerSandboxCommand(program: Command, contextFor: ContextFor): void {
-  program
+  const command = program
     .command('sandbox')
-    .description('Serve the whole service interface locally with generated data (127.0.0.1 only).')
+    .description(
+      'Serve the whole service interface locally with generated data (127.0.0.1 only), until Ctrl-C. '
+        + 'The same seed gives the same data every run. For one command, mkt --sandbox <command> is simpler.',
+    )
     .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
     .option('--records <n>', `number of fee schedule results, at most ${MAX_RECORDS}`, String(DEFAULT_RECORDS))
     .option('--seed <n>', 'seed of the generated data; the same seed gives the same data', String(DEFAULT_SEED))
@@ -102,4 +106,9 @@ export function registerSandboxCommand(program: Command, contextFor: ContextFor)
       const context = contextFor(command);
       await runSandbox(parseSandboxFlags(flags), context);
     });
+  addExamples(command, [
+    { comment: 'For your own tests: a fixed port, and the demo keys printed', command: 'mkt sandbox --port 8080' },
+    { comment: 'In CI: a free port, and the URL and keys as one JSON line (docs/recipes.md)', command: 'mkt sandbox --port 0 --json > sandbox.json &' },
+    { comment: 'Rehearse the bad days: a rate limit, first tries failing, slow answers', command: 'mkt sandbox --rate 100/60 --faults --latency 200' },
+  ]);
 }

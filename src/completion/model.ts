@@ -1,0 +1,99 @@
+import type { Command, Help, Option } from 'commander';
+import { type CommandExample, examplesOf } from './command-examples.js';
+import { argumentValues, optionValues, type ValueCompletion } from './value-sources.js';
+
+/**
+ * The program as its help shows it: the one description the completion scripts, the man page
+ * and docs/commands.md are generated from, so that none of them can drift from the parser.
+ */
+export interface OptionSpec {
+  /** `-f`, if any. */
+  short?: string;
+  /** `--format`, if any. */
+  long?: string;
+  /** As help shows them: `-f, --format <format>`. */
+  flags: string;
+  /** The bare description, for completion menus. */
+  summary: string;
+  /** As help shows it, with the default and the choices. */
+  description: string;
+  /** The help heading it is listed under, without the colon: `Output`, `Filters`. */
+  group: string;
+  /** An option of the program that this command reads (`--profile` under `results`). */
+  global: boolean;
+  takesValue: boolean;
+  value: ValueCompletion;
+}
+
+export interface ArgumentSpec {
+  name: string;
+  description: string;
+  required: boolean;
+  value: ValueCompletion;
+}
+
+export interface CommandSpec {
+  /** The names below the program: `['auth', 'login']`; `[]` for the program itself. */
+  path: readonly string[];
+  /** `mkt auth login [options]`. */
+  usage: string;
+  description: string;
+  options: readonly OptionSpec[];
+  arguments: readonly ArgumentSpec[];
+  /** Visible subcommands, in help order (commander's own `help` command left out). */
+  subcommands: readonly CommandSpec[];
+  /** The help heading the command is listed under in its parent's help, without the colon. */
+  group: string;
+  examples: readonly CommandExample[];
+}
+
+const heading = (text: string | undefined, fallback: string): string => (text || fallback).replace(/:$/, '');
+
+function optionSpec(option: Option, help: Help, command: Command): OptionSpec {
+  return {
+    ...(option.short ? { short: option.short } : {}),
+    ...(option.long ? { long: option.long } : {}),
+    flags: help.optionTerm(option),
+    summary: option.description,
+    description: help.optionDescription(option),
+    group: heading(option.helpGroupHeading, 'Options'),
+    global: command.parent !== null && !command.options.includes(option) && option.long !== '--help',
+    takesValue: option.required || option.optional,
+    value: optionValues(option),
+  };
+}
+
+/** Walks the program (or any command) the way its help does. */
+export function describeCommand(command: Command, path: readonly string[] = []): CommandSpec {
+  const help = command.createHelp();
+  return {
+    path,
+    usage: help.commandUsage(command),
+    description: help.commandDescription(command),
+    options: help.visibleOptions(command).map((option) => optionSpec(option, help, command)),
+    arguments: help.visibleArguments(command).map((argument) => ({
+      name: argument.name(),
+      description: argument.description,
+      required: argument.required,
+      value: argumentValues(path, argument),
+    })),
+    subcommands: help
+      .visibleCommands(command)
+      .filter((sub) => command.commands.includes(sub))
+      .map((sub) => describeCommand(sub, [...path, sub.name()])),
+    group: heading(command.helpGroup(), 'Commands'),
+    examples: examplesOf(command),
+  };
+}
+
+/** The program's options a command reads, and whether it reads all that a command can. */
+export function globalOptionsOf(command: CommandSpec, program: CommandSpec): { options: OptionSpec[]; all: boolean } {
+  const options = command.options.filter((option) => option.global);
+  const readable = program.options.filter((option) => option.long !== '--help' && option.long !== '--version');
+  return { options, all: options.length === readable.length };
+}
+
+/** Every command of the tree, the program first, each before its subcommands. */
+export function allCommands(spec: CommandSpec): CommandSpec[] {
+  return [spec, ...spec.subcommands.flatMap(allCommands)];
+}

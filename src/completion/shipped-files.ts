@@ -1,0 +1,46 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { Command } from 'commander';
+import type { Shell } from '../commands/completion.js';
+import { bashScript } from './bash.js';
+import { zshScript } from './zsh.js';
+import { fishScript } from './fish.js';
+import { manPage } from './man-page.js';
+import { commandReference } from './command-reference.js';
+import { describeCommand, type CommandSpec } from './model.js';
+
+const SCRIPTS: Readonly<Record<Shell, (program: CommandSpec) => string>> = {
+  bash: bashScript,
+  zsh: zshScript,
+  fish: fishScript,
+};
+
+/** The files generated from the program and kept in the repository, by path from its root. */
+export const SHIPPED_FILES: readonly { path: string; render: (program: CommandSpec) => string }[] = [
+  { path: 'completions/mkt.bash', render: SCRIPTS.bash },
+  { path: 'completions/_mkt', render: SCRIPTS.zsh },
+  { path: 'completions/mkt.fish', render: SCRIPTS.fish },
+  { path: 'docs/mkt.1', render: manPage },
+  { path: 'docs/commands.md', render: commandReference },
+];
+
+export function completionScript(shell: Shell, program: Command): string {
+  return SCRIPTS[shell](describeCommand(program));
+}
+
+/** Each shipped file's path and the text the program generates for it now. */
+export function renderShippedFiles(program: Command): { path: string; text: string }[] {
+  const spec = describeCommand(program);
+  return SHIPPED_FILES.map((file) => ({ path: file.path, text: file.render(spec) }));
+}
+
+/** Writes every shipped file under `root`; returns their paths. */
+export async function writeShippedFiles(program: Command, root: string): Promise<string[]> {
+  const files = renderShippedFiles(program);
+  for (const file of files) {
+    const target = join(root, file.path);
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(target, file.text);
+  }
+  return files.map((file) => file.path);
+}

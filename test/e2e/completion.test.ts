@@ -1,0 +1,280 @@
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
+import { MKT_BIN, runMkt, spawnMkt } from '../helpers/run-mkt.js';
+
+/*
+ * The shipped completion scripts, run by the real shells. A shell that is not installed skips
+ * its tests with a name that says so (.ci/run installs zsh and fish from Debian's packages).
+ */
+
+const run = promisify(execFile);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const COMPLETIONS = join(ROOT, 'completions');
+
+function installed(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const HAS = { bash: installed('bash'), zsh: installed('zsh'), fish: installed('fish'), script: installed('script') };
+const missing = (shell: string): string => (HAS[shell as keyof typeof HAS] ? '' : ` (SKIPPED: ${shell} is not installed)`);
+
+/** A directory with an `mkt` on PATH that runs this checkout, and a config dir with profiles. */
+function userSetup(): { env: NodeJS.ProcessEnv; configDir: string } {
+  const home = mkdtempSync(join(tmpdir(), 'mkt-completion-'));
+  const bin = join(home, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'mkt'), `#!/bin/sh\nexec "${process.execPath}" "${MKT_BIN}" "$@"\n`);
+  chmodSync(join(bin, 'mkt'), 0o755);
+  const configDir = join(home, 'config');
+  mkdirSync(configDir);
+  writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { dev: { base_url: 'http://127.0.0.1:1' }, prod: {} } }));
+  writeFileSync(join(configDir, 'credentials.json'), JSON.stringify({ profiles: { ci: { api_key: 'k'.repeat(20) } } }));
+  const env: NodeJS.ProcessEnv = { PATH: `${bin}${delimiter}${process.env.PATH}`, HOME: home, MKT_CONFIG_DIR: configDir, TERM: 'dumb' };
+  return { env, configDir };
+}
+const user = userSetup();
+
+/**
+ * Calls bash's completion function as bash would: `words` split as readline splits them
+ * (`--format=j` is `--format`, `=`, `j`), `typed` the current word without its quotes.
+ */
+async function bashCompletions(words: string[], typed = words.at(-1) as string): Promise<string[]> {
+  const script = `
+    source "$0"
+    typed=$1; shift
+    COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+    COMP_LINE="\${COMP_WORDS[*]}"; COMP_POINT=\${#COMP_LINE}
+    _mkt "\${COMP_WORDS[0]}" "$typed" "\${COMP_WORDS[COMP_CWORD - 1]}"
+    printf '%s\\n' "\${COMPREPLY[@]}"`;
+  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script, join(COMPLETIONS, 'mkt.bash'), typed, ...words], { env: user.env });
+  return stdout.split('\n').filter((line) => line !== '');
+}
+
+/** Types `keys` into an interactive shell on a pseudo-terminal and returns what it printed. */
+function typeInto(shellCommand: string, keys: string, env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', shellCommand, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', () => resolve(output));
+    child.stdin.write(keys);
+  });
+}
+
+/** A stand-in for mkt that prints its arguments, to see what the shell inserted. */
+const ECHO_ARGS = `mkt() { printf '<%s>' "$@"; printf '\\n'; }`;
+
+describe(`bash${missing('bash')}`, () => {
+  it.skipIf(!HAS.bash).each([
+    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'filters', 'auth', 'config', 'completion', 'sandbox']],
+    [['mkt', 'auth', ''], ['login', 'status', 'logout']],
+    [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path']],
+    [['mkt', 'completion', ''], ['bash', 'zsh', 'fish']],
+    [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries']],
+    [['mkt', 'results', '--fee-t'], ['--fee-type', '--fee-trade-type']],
+    [['mkt', 'results', '--format', ''], ['table', 'json', 'ndjson', 'csv', 'parquet']],
+    [['mkt', 'results', '--format', '=', 'n'], ['ndjson']],
+    [['mkt', '--profile', 'dev', 'results', '--order-dir', ''], ['asc', 'desc']],
+    [['mkt', 'results', '--fee-type', ''], ['Option', 'Equity']],
+    [['mkt', 'results', '--fee-action', 'Make,'], ['Make,Take', 'Make,Open', 'Make,Routed', 'Make,Other']],
+    [['mkt', 'results', '--fee-participant', 'Market'], ['Market\\ Maker']],
+    [['mkt', 'results', '--fee-participant', "'Market M"], ['Market Maker'], 'Market M'],
+    [['mkt', '--profile', ''], ['ci', 'dev', 'prod']],
+    [['mkt', 'config', 'get', '--profile', 'p'], ['prod']],
+  ] as [string[], string[], string?][])('%j completes to %j', async (words, expected, typed) => {
+    expect(await bashCompletions(words, typed)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS.bash)('offers every value of every enumerated filter', async () => {
+    for (const [name, values] of Object.entries(ENUM_FILTER_VALUES)) {
+      const offered = await bashCompletions(['mkt', 'results', `--${name.replaceAll('_', '-')}`, '']);
+      expect(offered).toEqual(values.map((value) => value.replaceAll(' ', '\\ ')));
+    }
+  });
+
+  it.skipIf(!HAS.bash)('offers only the flags a command reads', async () => {
+    const flags = await bashCompletions(['mkt', 'config', 'get', '--']);
+    expect(flags).toContain('--profile');
+    expect(flags).not.toContain('--format');
+    expect(await bashCompletions(['mkt', 'results', '--'])).toEqual(expect.arrayContaining(['--fee-participant', '--format', '--profile', '--all']));
+  });
+
+  it.skipIf(!HAS.bash)('completes file paths for -o', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-o-'));
+    writeFileSync(join(dir, 'fees.parquet'), '');
+    expect(await bashCompletions(['mkt', 'results', '-o', join(dir, 'fe')])).toEqual([join(dir, 'fees.parquet')]);
+  });
+
+  it.skipIf(!HAS.bash || !HAS.script)(`inserts a value with a space quoted, at a real prompt${missing('script')}`, async () => {
+    const keys = `source ${join(COMPLETIONS, 'mkt.bash')}\n${ECHO_ARGS}\nmkt results --fee-participant Mar\t\nmkt results --fee-category 'Legal\t\nexit\n`;
+    const output = await typeInto('bash --norc --noprofile -i', keys, user.env);
+    expect(output).toContain('<results><--fee-participant><Market Maker>');
+    expect(output).toContain('<results><--fee-category><Legal Regulatory Fees>');
+  });
+
+  it.skipIf(!HAS.bash || !HAS.script)(`works as the README installs it: \`source <(mkt completion bash)\`${missing('script')}`, async () => {
+    const keys = `source <(mkt completion bash)\n${ECHO_ARGS}\nmkt results --fee-symbol-type Non\t\nexit\n`;
+    expect(await typeInto('bash --norc --noprofile -i', keys, user.env)).toContain('<results><--fee-symbol-type><Non Penny>');
+  });
+});
+
+/** zsh driving an interactive zsh on a pseudo-terminal (zpty), with compinit and the shipped _mkt. */
+const ZSH_DRIVER = `
+zmodload zsh/zpty
+zpty z zsh -f -i
+zpty -w z "source \${(q)0:h}/init.zsh"
+zpty -r z out '*<<READY>>*'
+zpty -w -n z "$1"
+zpty -r z out "*\${(b)2}*"
+print -r -- "$out"
+zpty -d z`;
+
+/** As a packager installs it: _mkt on $fpath, then compinit. */
+const ZSH_FPATH = `fpath=(${COMPLETIONS} $fpath)\nautoload -Uz compinit && compinit -u -D`;
+
+/** Prints every match zsh offers, and a mark when the completion is done. */
+const ZSH_CAPTURE = `
+PS1='<<READY>>'
+compadd() {
+  if (( \${@[(I)-(O|A|D)]} )); then builtin compadd "$@"; return; fi
+  local -a matches
+  builtin compadd -O matches "$@"
+  print -rl -- "<<MATCH>>"$^matches
+  builtin compadd "$@"
+}
+_print_done() { print -n '<<DONE>>' }
+comppostfuncs=(_print_done)
+`;
+
+/** Runs `keys` in an interactive zsh that ran `init` (the way _mkt is loaded, and more). */
+async function zsh(keys: string, until: string, init = ZSH_FPATH): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'mkt-zsh-'));
+  writeFileSync(join(dir, 'driver.zsh'), ZSH_DRIVER);
+  writeFileSync(join(dir, 'init.zsh'), `${init}\n${ZSH_CAPTURE}`);
+  const { stdout } = await run('zsh', ['-f', join(dir, 'driver.zsh'), keys, until], { env: user.env, timeout: 20_000 });
+  return stdout;
+}
+
+async function zshCompletions(line: string, init?: string): Promise<string[]> {
+  const output = await zsh(`${line}\t`, '<<DONE>>', init);
+  return [...output.matchAll(/<<MATCH>>([^\r\n]*)/g)].map((match) => match[1] as string);
+}
+
+describe(`zsh${missing('zsh')}`, () => {
+  it.skipIf(!HAS.zsh).each([
+    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'filters', 'auth', 'config', 'completion', 'sandbox']],
+    ['mkt auth ', ['login', 'status', 'logout']],
+    ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries']],
+    ['mkt results --fee-t', ['--fee-type', '--fee-trade-type']],
+    ['mkt results --format=', ['table', 'json', 'ndjson', 'csv', 'parquet']],
+    ['mkt --profile dev results --fee-type ', ['Option', 'Equity']],
+    ['mkt results --fee-action Make,', ['Take', 'Open', 'Routed', 'Other']],
+    ['mkt results --fee-participant Mar', ['Market Maker']],
+    ['mkt --profile ', ['ci', 'dev', 'prod']],
+  ])('%j completes to %j', async (line, expected) => {
+    expect(await zshCompletions(line)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS.zsh)('inserts a value with a space quoted', async () => {
+    const output = await zsh('mkt results --fee-participant Mar\t\n', '<Market Maker>', `${ZSH_FPATH}\n${ECHO_ARGS}`);
+    expect(output).toContain('<results><--fee-participant><Market Maker>');
+  });
+
+  it.skipIf(!HAS.zsh)("works as the README installs it: `source <(mkt completion zsh)` in a .zshrc without compinit", async () => {
+    expect(await zshCompletions('mkt results --order-dir ', 'source <(mkt completion zsh)')).toEqual(['asc', 'desc']);
+  });
+});
+
+async function fishCompletions(line: string): Promise<string[]> {
+  const { stdout } = await run('fish', ['-N', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mkt.fish'), line], { env: user.env });
+  return stdout.split('\n').filter((entry) => entry !== '').map((entry) => entry.split('\t')[0] as string);
+}
+
+describe(`fish${missing('fish')}`, () => {
+  it.skipIf(!HAS.fish).each([
+    ['mkt ', ['auth', 'completion', 'config', 'fees', 'filters', 'historical', 'order-types', 'results', 'rules', 'sandbox']],
+    ['mkt config ', ['get', 'list', 'path', 'set', 'unset']],
+    ['mkt config get ', ['base_url', 'format', 'retries', 'timeout']],
+    ['mkt results --fee-t', ['--fee-trade-type', '--fee-type']],
+    ['mkt results -f ', ['csv', 'json', 'ndjson', 'parquet', 'table']],
+    ['mkt --profile dev results --fee-type ', ['Equity', 'Option']],
+    ['mkt results --fee-action Make,', ['Make,Open', 'Make,Other', 'Make,Routed', 'Make,Take']],
+    ['mkt results --fee-participant Mar', ['Market Maker']],
+    ["mkt results --fee-participant 'Market M", ['Market Maker']],
+    ['mkt --profile ', ['ci', 'dev', 'prod']],
+  ])('%j completes to %j', async (line, expected) => {
+    expect(await fishCompletions(line)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS.fish)('works as the README installs it: ~/.config/fish/completions/mkt.fish, loaded on demand', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'mkt-fish-home-'));
+    const env = { ...user.env, HOME: home };
+    await run('sh', ['-c', 'mkdir -p ~/.config/fish/completions && mkt completion fish > ~/.config/fish/completions/mkt.fish'], { env });
+    const { stdout } = await run('fish', ['-c', 'complete -C $argv[1]', 'mkt results --fee-type '], { env });
+    expect(stdout.split('\n').filter(Boolean).map((line) => line.split('\t')[0])).toEqual(['Equity', 'Option']);
+  });
+
+  it.skipIf(!HAS.fish)('completes file paths for -o', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-o-'));
+    writeFileSync(join(dir, 'fees.parquet'), '');
+    expect(await fishCompletions(`mkt results -o ${join(dir, 'fe')}`)).toEqual([join(dir, 'fees.parquet')]);
+  });
+});
+
+describe('mkt completion and mkt __profiles', () => {
+  it.each(['bash', 'zsh', 'fish'])('mkt completion %s prints the shipped script', async (shell) => {
+    const run = await runMkt(['completion', shell]);
+    const shipped = { bash: 'mkt.bash', zsh: '_mkt', fish: 'mkt.fish' }[shell] as string;
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(execFileSync('cat', [join(COMPLETIONS, shipped)], { encoding: 'utf8' }));
+  });
+
+  it('exits 0, quietly, when the reader goes away (mkt completion zsh | true)', async () => {
+    const spawned = spawnMkt(['completion', 'zsh']);
+    spawned.child.stdout.destroy();
+    expect(await spawned.result).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('rejects another shell with exit 2', async () => {
+    const run = await runMkt(['completion', 'tcsh']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('bash, zsh, fish');
+  });
+
+  it('lists the profiles of both files, from MKT_CONFIG_DIR', async () => {
+    const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: user.configDir } });
+    expect(run).toMatchObject({ code: 0, stdout: 'ci\ndev\nprod\n', stderr: '' });
+  });
+
+  it('lists the profiles from $XDG_CONFIG_HOME/mkt', async () => {
+    const xdg = mkdtempSync(join(tmpdir(), 'mkt-xdg-'));
+    mkdirSync(join(xdg, 'mkt'));
+    writeFileSync(join(xdg, 'mkt', 'config.json'), JSON.stringify({ profiles: { eu: {} } }));
+    const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    expect(run.stdout).toBe('eu\n');
+  });
+
+  it('prints nothing, and succeeds, when a file is broken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mkt-broken-'));
+    writeFileSync(join(dir, 'config.json'), '{not json');
+    const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: dir } });
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('keeps the hidden commands out of help', async () => {
+    const run = await runMkt(['--help']);
+    expect(run.stdout).not.toContain('__profiles');
+    expect(run.stdout).not.toContain('__generate');
+  });
+});

@@ -1,0 +1,135 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { displayWidth } from '../../src/output/text-width.js';
+import { MKT_BIN, runMkt, tempConfigDir } from '../helpers/run-mkt.js';
+import { useSandbox } from '../helpers/sandbox.js';
+
+/*
+ * Terminal manners, on a real pseudo-terminal (util-linux `script`) and on pipes: colour,
+ * truncation and the spinner on a terminal; plain, complete output everywhere else.
+ */
+
+const hasScript = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+const onTerminal = hasScript ? it : it.skip;
+const SKIPPED = hasScript ? '' : ' (SKIPPED: script from util-linux is not installed)';
+
+const sandbox = useSandbox({ records: 650 });
+const serviceEnv = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
+
+const ESC = '\u001b';
+const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** A clean environment, as a user's: no MKT_*, NO_COLOR or FORCE_COLOR unless given. */
+function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', MKT_CONFIG_DIR: tempConfigDir() };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|TERM$)/.test(name)) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * Runs mkt with stdout and stderr on one pseudo-terminal `columns` wide, and returns what the
+ * terminal received. Output post-processing (`\n` → `\r\n`) is off, so lines split on `\n`.
+ */
+function runOnTerminal(args: string[], options: { columns: number; env?: Record<string, string> }): Promise<string> {
+  const command = `stty cols ${options.columns} rows 50 -onlcr; exec ${[process.execPath, MKT_BIN, ...args].map(quote).join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: userEnv({ ...serviceEnv(), ...options.env }) });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`exit ${code}: ${output}`))));
+  });
+}
+
+const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+const tableLines = (text: string): string[] => stripAnsi(text).split('\n').filter((line) => /^[┌│├└]/.test(line));
+
+describe(`on a terminal${SKIPPED}`, () => {
+  onTerminal('a results table fits the width, cut with …, in colour', async () => {
+    const output = await runOnTerminal(['results', '--page-size', '5'], { columns: 60 });
+    const lines = tableLines(output);
+    expect(lines).toHaveLength(5 + 4);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    expect(lines[1]).toContain('…');
+    expect(output).toContain(`${ESC}[1m`); // bold headers
+  });
+
+  onTerminal('the same table at another width fits that width', async () => {
+    const lines = tableLines(await runOnTerminal(['results', '--page-size', '5'], { columns: 100 }));
+    const widest = Math.max(...lines.map(displayWidth));
+    expect(widest).toBeLessThanOrEqual(100);
+    expect(widest).toBeGreaterThan(60);
+  });
+
+  onTerminal('--no-color leaves the colour out, and still fits the width', async () => {
+    const output = await runOnTerminal(['results', '--page-size', '5', '--no-color'], { columns: 60 });
+    expect(output).not.toContain(ESC);
+    expect(output).toContain('…');
+  });
+
+  onTerminal('NO_COLOR wins over FORCE_COLOR', async () => {
+    const output = await runOnTerminal(['results', '--page-size', '5'], { columns: 60, env: { NO_COLOR: '1', FORCE_COLOR: '1' } });
+    expect(output).not.toContain(ESC);
+    expect(tableLines(output)).toHaveLength(9);
+  });
+
+  onTerminal('--all shows a spinner on stderr, then replaces it with a one-line summary', async () => {
+    const file = join(tempConfigDir(), 'fees.json');
+    const output = await runOnTerminal(['results', '--all', '-o', file], { columns: 80 });
+    expect(stripAnsi(output)).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] page 7\/7 · 650 records/);
+    // What stays on the screen is what follows the last clearing of the line.
+    const shown = stripAnsi(output.slice(output.lastIndexOf(`${ESC}[0K`) + `${ESC}[0K`.length));
+    expect(shown).toMatch(new RegExp(`^650 records from 7 pages in \\d+\\.\\d s to ${file.replaceAll('.', '\\.')}\\n$`));
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(650);
+  });
+
+  onTerminal('--quiet shows nothing at all', async () => {
+    const file = join(tempConfigDir(), 'fees.json');
+    expect(await runOnTerminal(['results', '--all', '--quiet', '-o', file], { columns: 80 })).toBe('');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(650);
+  });
+});
+
+describe('on pipes', () => {
+  it.each([['table'], ['ndjson'], ['csv']])('--all -f %s writes no escape sequence, no \\r and no spinner', async (format) => {
+    const run = await runMkt(['results', '--all', '-f', format], { env: serviceEnv() });
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain(ESC);
+    expect(run.stderr).toBe('');
+    if (format !== 'csv') expect(run.stdout).not.toContain('\r'); // CSV ends its records with \r\n (RFC 4180)
+  });
+
+  it('cuts nothing from a table', async () => {
+    const table = await runMkt(['results', '--page-size', '5', '-f', 'table', '--columns', 'exchange_name,fee_category,fee_conditions'], { env: serviceEnv() });
+    const json = await runMkt(['results', '--page-size', '5', '--columns', 'exchange_name,fee_category,fee_conditions'], { env: serviceEnv() });
+    expect(table.stdout).not.toContain('…');
+    for (const record of JSON.parse(json.stdout) as Record<string, string | null>[]) {
+      for (const value of Object.values(record)) if (value) expect(table.stdout).toContain(value);
+    }
+  });
+
+  it('FORCE_COLOR colours even a pipe, and NO_COLOR still wins over it', async () => {
+    const forced = await runMkt(['results', '--page-size', '2', '-f', 'table'], { env: { ...serviceEnv(), FORCE_COLOR: '1' } });
+    expect(forced.stdout).toContain(`${ESC}[1m`);
+    const both = await runMkt(['results', '--page-size', '2', '-f', 'table'], { env: { ...serviceEnv(), FORCE_COLOR: '1', NO_COLOR: '1' } });
+    expect(both.stdout).not.toContain(ESC);
+  });
+
+  it('error messages carry no colour on a pipe', async () => {
+    const run = await runMkt(['fees', 'NOPE'], { env: serviceEnv() });
+    expect(run.code).toBe(4);
+    expect(run.stderr).toMatch(/^mkt: /);
+    expect(run.stderr).not.toContain(ESC);
+  });
+});

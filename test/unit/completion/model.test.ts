@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../../../src/api/filters.js';
+import { SETTING_NAMES } from '../../../src/config/settings.js';
+import { FORMATS } from '../../../src/output/exporter.js';
+import { allCommands, type CommandSpec, type OptionSpec } from '../../../src/completion/model.js';
+import { valueOptions } from '../../../src/completion/shell-tables.js';
+import { programSpec } from './program.js';
+
+const program = programSpec();
+const command = (path: string): CommandSpec => {
+  const found = allCommands(program).find((candidate) => candidate.path.join(' ') === path);
+  if (!found) throw new Error(`no command ${path}`);
+  return found;
+};
+const option = (path: string, long: string): OptionSpec => {
+  const found = command(path).options.find((candidate) => candidate.long === long);
+  if (!found) throw new Error(`no ${long} in ${path}`);
+  return found;
+};
+
+describe('the completion model of the program', () => {
+  it('has every visible command, nested ones included, and none of the hidden ones', () => {
+    expect(allCommands(program).map((spec) => spec.path.join(' '))).toEqual([
+      '', 'fees', 'rules', 'order-types', 'historical', 'results', 'filters',
+      'auth', 'auth login', 'auth status', 'auth logout',
+      'config', 'config get', 'config set', 'config unset', 'config list', 'config path',
+      'completion', 'sandbox',
+    ]);
+  });
+
+  it.each(ENUM_FILTER_NAMES)('completes every value of --%s, item by item', (name) => {
+    expect(option('results', `--${name.replaceAll('_', '-')}`).value).toEqual({
+      kind: 'choices',
+      values: ENUM_FILTER_VALUES[name],
+      commaSeparated: true,
+    });
+  });
+
+  it('completes --order-by, --order-dir and --format from their lists', () => {
+    expect(option('results', '--order-by').value).toEqual({ kind: 'choices', values: ORDER_BY_VALUES, commaSeparated: false });
+    expect(option('results', '--order-dir').value).toEqual({ kind: 'choices', values: ORDER_DIR_VALUES, commaSeparated: false });
+    expect(option('fees', '--format').value).toEqual({ kind: 'choices', values: FORMATS, commaSeparated: false });
+  });
+
+  it('completes profile names for --profile and files for -o', () => {
+    expect(option('results', '--profile').value).toEqual({ kind: 'profiles' });
+    expect(option('results', '--output')).toMatchObject({ short: '-o', value: { kind: 'files' } });
+  });
+
+  it('completes setting names for config get, set and unset, and shells for completion', () => {
+    for (const path of ['config get', 'config set', 'config unset']) {
+      expect(command(path).arguments[0]?.value).toEqual({ kind: 'choices', values: SETTING_NAMES, commaSeparated: false });
+    }
+    expect(command('config set').arguments[1]?.value).toEqual({ kind: 'none' });
+    expect(command('completion').arguments[0]?.value).toMatchObject({ values: ['bash', 'zsh', 'fish'] });
+  });
+
+  it('offers each command the global options it reads, and marks them global', () => {
+    const longs = (path: string) => command(path).options.filter((spec) => spec.global).map((spec) => spec.long);
+    expect(longs('results')).toEqual(expect.arrayContaining(['--format', '--output', '--profile', '--no-color']));
+    expect(longs('config get')).toEqual(['--profile', '--verbose', '--no-color']);
+    expect(longs('completion')).toEqual([]);
+    expect(option('results', '--fee-type').global).toBe(false);
+  });
+
+  it('gives every flag one meaning across commands, as the scripts need', () => {
+    const values = valueOptions(program);
+    expect(values.get('-f')?.value).toEqual(values.get('--format')?.value);
+    expect(values.has('--all')).toBe(false);
+    expect(values.get('--start-date')?.value).toEqual({ kind: 'none' });
+  });
+});
