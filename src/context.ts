@@ -71,20 +71,22 @@ export class Context {
 
   /** The HTTP client for the resolved base URL and key. */
   client(): Promise<ServiceClient> {
-    this.clientPromise ??= (async () => {
-      const settings = await this.settings();
-      const { createServiceClient } = await import('./http/client.js');
-      const client = createServiceClient(settings, {
-        log: this.log,
-        signal: this.signal,
-        deps: this.deps,
-        insecure: this.globals.insecure,
-        maxRequestsPerSecond: this.globals.maxRps,
-      });
-      this.defer(() => client.close());
-      return client;
-    })();
+    this.clientPromise ??= this.settings().then((settings) => this.createClient(settings));
     return this.clientPromise;
+  }
+
+  /** An HTTP client for these settings (auth login checks a key not stored yet), closed at the end. */
+  async createClient(settings: ResolvedSettings): Promise<ServiceClient> {
+    const { createServiceClient } = await import('./http/client.js');
+    const client = createServiceClient(settings, {
+      log: this.log,
+      signal: this.signal,
+      deps: this.deps,
+      insecure: this.globals.insecure,
+      maxRequestsPerSecond: this.globals.maxRps,
+    });
+    this.defer(() => client.close());
+    return client;
   }
 
   /** Runs fn when the invocation ends, last registered first. */

@@ -82,18 +82,12 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
 
 /** One page of one result: the cheapest call that proves the key, and its total says what it reaches. */
 async function countReachableResults(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
-  const { createServiceClient } = await import('../http/client.js');
-  const client = createServiceClient(
-    { ...settings, apiKey, keySource: 'stored' },
-    { log: context.log, signal: context.signal, deps: context.deps },
-  );
+  const client = await context.createClient({ ...settings, apiKey, keySource: 'stored' });
   try {
     return (await client.fetchResultsPage({ page_size: 1 })).total_records;
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     throw new AuthError(error.message, { hint: 'Nothing was stored. Check the key and try again.', cause: error });
-  } finally {
-    await client.close();
   }
 }
 
