@@ -1,0 +1,218 @@
+#!/usr/bin/env node
+// `npm run bench`: how fast mkt is where users feel it, each figure a ratio against what a user
+// would otherwise run, measured in the same run on the same machine:
+//   start-up         mkt --version / --help            against  node -e 0
+//   page walks       mkt results --all, each format    against  curl over the same URLs, curl | jq
+//   one call         mkt fees NYSE --format json        against  node -e 0 && one curl
+//   memory           peak RSS of 20k and 200k exports   (flat: 200k within 1.5x of 20k, < 250 MB)
+// Needs a build (npm run build), hyperfine, curl, jq and GNU time (Debian packages: hyperfine,
+// curl, jq, time). Servers are `mkt sandbox` processes on 127.0.0.1. The figures are written to
+// docs/performance.md between the bench markers; the rest of that file is left as it is.
+//
+//   npm run bench [-- --runs N] [-- --no-write]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values: options } = parseArgs({
+  options: { runs: { type: 'string', default: '10' }, 'no-write': { type: 'boolean', default: false } },
+});
+const RUNS = Number(options.runs);
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BIN = join(ROOT, 'bin/mkt.js');
+const DOC = join(ROOT, 'docs/performance.md');
+const WALK_RECORDS = 30_000;
+const MEMORY_RECORDS = 200_000;
+const FORMATS = ['ndjson', 'json', 'csv', 'parquet'];
+const work = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
+
+// These machines set NODE_EXTRA_CA_CERTS; users do not, and it costs every node start ~50 ms.
+const env = { ...process.env, MKT_CONFIG_DIR: work };
+delete env.NODE_EXTRA_CA_CERTS;
+for (const name of Object.keys(env)) if (name.startsWith('MKT_') && name !== 'MKT_CONFIG_DIR') delete env[name];
+
+function version(command, args = ['--version']) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8' }).split('\n')[0].trim();
+  } catch {
+    console.error(`bench: ${command} is needed (Debian package: ${command === '/usr/bin/time' ? 'time' : command})`);
+    process.exit(2);
+  }
+}
+
+/** Starts `mkt sandbox` and resolves with its URL and key once it prints its JSON line. */
+function startSandbox(records) {
+  const child = spawn(process.execPath, [BIN, 'sandbox', '--port', '0', '--records', String(records), '--json'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (out.includes('\n')) resolve({ ...JSON.parse(out), stop: () => child.kill('SIGTERM') });
+    });
+    child.on('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+  });
+}
+
+const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
+
+/** Runs hyperfine over named commands; returns seconds {min, median, max} per name. */
+function hyperfine(cases, runs = RUNS) {
+  const exportPath = join(work, 'hyperfine.json');
+  const args = ['--style', 'none', '--warmup', '2', '--runs', String(runs), '--export-json', exportPath];
+  for (const [name, command] of Object.entries(cases)) args.push('--command-name', name, command);
+  execFileSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const { results } = JSON.parse(readFileSync(exportPath, 'utf8'));
+  return Object.fromEntries(results.map((result) => [result.command, { min: result.min, median: result.median, max: result.max }]));
+}
+
+/** Peak RSS in MB of one run of a shell command, by GNU time. */
+function peakRssMb(command) {
+  const report = join(work, 'time.txt');
+  execFileSync('/usr/bin/time', ['-f', '%M', '-o', report, 'bash', '-c', command], { env, stdio: 'ignore' });
+  return Number(readFileSync(report, 'utf8').trim()) / 1024;
+}
+
+const mkt = (args) => `node ${quote(BIN)} ${args}`;
+const ms = (seconds) => `${(seconds * 1000).toFixed(0)} ms`;
+const row = (cells) => `| ${cells.join(' | ')} |`;
+
+const machine = {
+  cpu: `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}`,
+  memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
+  os: `Linux ${release()}`,
+  node: process.version,
+  tools: [version('hyperfine'), version('curl').split(' ').slice(0, 2).join(' '), version('jq'), version('/usr/bin/time', ['--version'])].join(', '),
+};
+try {
+  readFileSync(join(ROOT, 'dist/main.js'));
+} catch {
+  console.error('bench: run `npm run build` first');
+  process.exit(2);
+}
+
+const timings = {};
+const commands = {};
+const sandbox = await startSandbox(WALK_RECORDS);
+try {
+  const pages = WALK_RECORDS / 100;
+  const resultsUrl = `${sandbox.url}/api/v1/fee-schedule-results?page_size=100&page_number=[0-${pages - 1}]`;
+  const curl = `curl -s -H ${quote(`x-service-api-access-key: ${sandbox.api_key}`)} ${quote(resultsUrl)}`;
+  env.MKT_BASE_URL = sandbox.url;
+  env.MKT_API_KEY = sandbox.api_key;
+
+  commands.startup = { 'node -e 0': 'node -e 0', 'mkt --version': mkt('--version'), 'mkt --help': mkt('--help') };
+  console.log('start-up …');
+  Object.assign(timings, hyperfine(commands.startup, RUNS * 3));
+
+  commands.walk = {
+    curl: `${curl} > /dev/null`,
+    'curl | jq -c': `${curl} | jq -c '.data[]' > /dev/null`,
+    'curl | jq @csv': `${curl} | jq -r '.data[] | [.[]] | @csv' > /dev/null`,
+    ...Object.fromEntries(
+      FORMATS.map((format) => [`mkt ${format}`, `${mkt(`results --all --page-size 100 -f ${format} -o ${quote(join(work, `walk.${format}`))}`)}`]),
+    ),
+  };
+  console.log(`page walks: ${pages} pages of 100 …`);
+  Object.assign(timings, hyperfine(commands.walk));
+
+  const feesUrl = `${sandbox.url}/api/v1/exchanges/NYSE/fees`;
+  commands.call = {
+    'node -e 0 && curl': `node -e 0 && curl -s -H ${quote(`Authorization: Bearer ${sandbox.api_key}`)} ${quote(feesUrl)} > /dev/null`,
+    'mkt fees NYSE': `${mkt('fees NYSE --format json')} > /dev/null`,
+  };
+  console.log('one exchange call …');
+  Object.assign(timings, hyperfine(commands.call, RUNS * 3));
+} finally {
+  sandbox.stop();
+}
+
+const memory = {};
+const large = await startSandbox(MEMORY_RECORDS);
+try {
+  env.MKT_BASE_URL = large.url;
+  env.MKT_API_KEY = large.api_key;
+  for (const format of FORMATS) {
+    console.log(`memory: ${format} …`);
+    const output = quote(join(work, `memory.${format}`));
+    memory[format] = {
+      small: peakRssMb(mkt(`results --all --limit 20000 -f ${format} -o ${output}`)),
+      large: peakRssMb(mkt(`results --all -f ${format} -o ${output}`)),
+    };
+  }
+} finally {
+  large.stop();
+  rmSync(work, { recursive: true, force: true });
+}
+
+const median = (name) => timings[name].median;
+/** Each target is mkt's figure over the baseline's, at most `limit`. */
+const targets = [
+  { measure: '`--version` vs `node -e 0`', ratio: median('mkt --version') / median('node -e 0'), limit: 1.3 },
+  { measure: '`--help` vs `node -e 0`', ratio: median('mkt --help') / median('node -e 0'), limit: 1.6 },
+  { measure: '`--all` NDJSON vs `curl | jq -c`', ratio: median('mkt ndjson') / median('curl | jq -c'), limit: 1 / 2, note: '2× faster' },
+  { measure: '`--all` NDJSON vs `curl` alone', ratio: median('mkt ndjson') / median('curl'), limit: 4 },
+  { measure: '`--all` CSV vs `curl | jq @csv`', ratio: median('mkt csv') / median('curl | jq @csv'), limit: 1 / 1.6, note: '1.6× faster' },
+  { measure: '`--all` Parquet vs mkt NDJSON', ratio: median('mkt parquet') / median('mkt ndjson'), limit: 2 },
+  { measure: 'one call vs `node -e 0 && curl`', ratio: median('mkt fees NYSE') / median('node -e 0 && curl'), limit: 3, note: 'aim 2×' },
+  ...FORMATS.map((format) => ({
+    measure: `memory, ${format}: 200k vs 20k records`,
+    ratio: memory[format].large / memory[format].small,
+    limit: 1.5,
+    note: `and under 250 MB: ${memory[format].large.toFixed(0)} MB`,
+    pass: memory[format].large < 250,
+  })),
+];
+const verdict = (target) => (target.ratio <= target.limit && target.pass !== false ? 'pass' : '**FAIL**');
+
+const lines = [
+  `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (test/bench/run.js), medians of ${RUNS} runs`,
+  `(start-up and one call: ${RUNS * 3}) after 2 warm-ups, with \`NODE_EXTRA_CA_CERTS\` unset.`,
+  `Machine: ${machine.cpu}, ${machine.memory}, ${machine.os}, Node ${machine.node}; ${machine.tools}.`,
+  '',
+  row(['measure', 'mkt ÷ baseline', 'target', 'verdict']),
+  row(['---', '---', '---', '---']),
+  ...targets.map((target) =>
+    row([target.measure, `${target.ratio.toFixed(2)}×`, `≤ ${target.limit.toFixed(2)}×${target.note ? ` (${target.note})` : ''}`, verdict(target)])),
+  '',
+  row(['command', 'min', 'median', 'max']),
+  row(['---', '---', '---', '---']),
+  ...Object.entries(timings).map(([name, { min, median: mid, max }]) => row([name, ms(min), ms(mid), ms(max)])),
+  '',
+  `Page walks: ${WALK_RECORDS.toLocaleString('en-US')} records, ${WALK_RECORDS / 100} pages of 100, from \`mkt sandbox\` on 127.0.0.1;`,
+  'curl fetches the same URLs in one process (a `page_number=[0-299]` range). mkt writes with `-o` to a file.',
+  '',
+  row(['format', 'peak RSS, 20k records', 'peak RSS, 200k records']),
+  row(['---', '---', '---']),
+  ...FORMATS.map((format) => row([format, `${memory[format].small.toFixed(0)} MB`, `${memory[format].large.toFixed(0)} MB`])),
+  '',
+  'Memory: `/usr/bin/time -f %M` of `mkt results --all [--limit 20000] -f FORMAT -o FILE` against a 200,000-record sandbox.',
+  '',
+  'The commands, as hyperfine ran them (URLs and keys are the sandbox\'s):',
+  '',
+  '```sh',
+  ...Object.values(commands).flatMap((group) => Object.values(group)).map((command) =>
+    command.replaceAll(ROOT, '').replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:PORT').replace(/\/tmp\/mkt-bench-\w+/g, '$TMP')),
+  '```',
+];
+const section = lines.join('\n');
+console.log(`\n${section}`);
+
+if (!options['no-write']) {
+  const BEGIN = '<!-- bench:begin -->';
+  const END = '<!-- bench:end -->';
+  const doc = readFileSync(DOC, 'utf8');
+  const start = doc.indexOf(BEGIN);
+  const end = doc.indexOf(END);
+  const updated =
+    start >= 0 && end > start
+      ? `${doc.slice(0, start + BEGIN.length)}\n${section}\n${doc.slice(end)}`
+      : `${doc.trimEnd()}\n\n## Benchmarks\n\n${BEGIN}\n${section}\n${END}\n`;
+  writeFileSync(DOC, updated);
+  console.log(`\nwritten to ${DOC}`);
+}
