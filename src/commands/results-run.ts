@@ -1,3 +1,4 @@
+import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../context.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../http/pagination.js';
@@ -25,6 +26,10 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   if (globals.columns) validateColumns(globals.columns, FEE_SCHEDULE_RESULT_FIELDS);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
+  // A long walk allocates fast while its live data stays small, and V8 sizes the heap by the
+  // former: peak RSS for 200k records was 1.6x that for 20k. A slower-growing heap keeps it
+  // at 1.2x, at the same speed (docs/performance.md, "Memory of a walk").
+  if (walking) setFlagsFromString('--heap-growing-percent=20');
   const progress = await createProgress({
     stream: deps.stderr,
     enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,
