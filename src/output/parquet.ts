@@ -8,7 +8,7 @@ import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
 
 /** Rows per row group: what is held in memory at once, and what a reader skips by statistics. */
-export const PARQUET_ROW_GROUP_ROWS = 5_000;
+export const PARQUET_ROW_GROUP_ROWS = 20_000;
 
 type ParquetValue = string | number | boolean | bigint | null;
 

@@ -96,7 +96,9 @@ function parent() {
     for (const format of formats) {
       const runs = counts.map((count) => {
         const path = join(dir, `out-${count}.${format}`);
-        const result = spawnSync(process.execPath, [here, '--child', format, String(count), path], { encoding: 'utf8', timeout: 600_000 });
+        // The heap setting `mkt results` makes when it walks pages (src/commands/results-run.ts).
+        const args = ['--heap-growing-percent=20', here, '--child', format, String(count), path];
+        const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 600_000 });
         if (result.status !== 0) throw new Error(`${format} ${count}: ${result.stderr || result.error}`);
         const measured = JSON.parse(result.stdout);
         if (measured.records !== count) throw new Error(`${format} ${count}: wrote ${measured.records} records`);
