@@ -8,7 +8,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // A reader that goes away (`mkt --help | head`) is not an error; data exports handle it themselves.
   process.stdout.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
+    if (error.code === 'EPIPE') return;
+    process.stderr.write(`mkt: cannot write to standard output: ${error.message}\n`);
+    process.exit(1);
   });
   const { run } = await import('../dist/main.js');
   const { processDeps } = await import('../dist/deps.js');

@@ -4,6 +4,7 @@ import type { ResolvedSettings } from './config/resolve.js';
 import type { ServiceClient } from './http/client.js';
 import { colorEnabled } from './io/color.js';
 import { Logger } from './io/log.js';
+import { MktError } from './errors.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
 export interface GlobalOptions {
@@ -94,7 +95,9 @@ export class Context {
     this.disposers.push(fn);
   }
 
+  /** Stops what is still running (pages fetched ahead of a `| head` or a --limit), then cleans up. */
   async dispose(): Promise<void> {
+    if (!this.signal.aborted) this.abortController.abort(new MktError('the command has finished'));
     for (const dispose of this.disposers.splice(0).reverse()) {
       await dispose();
     }

@@ -65,7 +65,7 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
     const code = exitCodeFor(error);
     if (isCommanderError(error)) return code; // commander has printed its own message
     const log = context?.log ?? fallbackLog();
-    report(error, log, verbose);
+    report(error, log, log.isVerbose);
     return code;
   } finally {
     stopSignals();

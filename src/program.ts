@@ -2,6 +2,8 @@ import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from './deps.js';
 import { Context, type GlobalOptions } from './context.js';
 import { FORMATS } from './output/exporter.js';
+import { parseSetting } from './config/settings.js';
+import { collectList } from './commands/flag-values.js';
 import { VERSION } from './version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
@@ -15,21 +17,28 @@ import { addExamples } from './completion/command-examples.js';
 /** Hands an action the invocation's Context, built once from the global options. */
 export type ContextFor = (command: Command) => Context;
 
-export function parsePositiveNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a number greater than 0.');
-  return parsed;
+/** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
+function settingArgument(name: 'timeout' | 'retries'): (value: string) => number {
+  return (value) => {
+    try {
+      return parseSetting(name, value, { label: 'it' });
+    } catch (error) {
+      throw new InvalidArgumentError(`${(error as Error).message}.`);
+    }
+  };
 }
 
-export function parseNonNegativeInteger(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number ≥ 0.');
-  return Number(value);
+/** At least one request per 100 s, so that the spacing stays a sane timer. */
+function parseRequestRate(value: string): number {
+  const rate = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
+  if (!(rate >= 0.01 && rate <= 10_000)) throw new InvalidArgumentError('it must be a number of requests per second from 0.01 to 10000.');
+  return rate;
 }
 
 function parseColumnList(value: string, previous: string[] | undefined): string[] {
-  const columns = value.split(',').map((name) => name.trim()).filter(Boolean);
-  if (columns.length === 0) throw new InvalidArgumentError('expected field names separated by commas.');
-  return [...(previous ?? []), ...columns];
+  const columns = collectList(value, previous);
+  if (columns.length === (previous?.length ?? 0)) throw new InvalidArgumentError('it must be field names separated by commas.');
+  return columns;
 }
 
 /** Help headings of the global options, in the order help shows them. */
@@ -83,9 +92,9 @@ function addGlobalOptions(program: Command): void {
     .option('--profile <name>', 'stored profile to use (env: MKT_PROFILE)')
     .option('--base-url <url>', 'base URL of the service (env: MKT_BASE_URL)')
     .option('--sandbox', 'run against an in-process sandbox with its demo key')
-    .option('--timeout <seconds>', 'timeout per request (default: 30)', parsePositiveNumber)
-    .option('--retries <n>', 'retries per request (default: 4)', parseNonNegativeInteger)
-    .option('--max-rps <n>', 'at most this many requests per second', parsePositiveNumber)
+    .option('--timeout <seconds>', 'timeout per request (default: 30)', settingArgument('timeout'))
+    .option('--retries <n>', 'retries per request (default: 4)', settingArgument('retries'))
+    .option('--max-rps <n>', 'at most this many requests per second', parseRequestRate)
     .option('--insecure', 'allow sending the key over plain http to a host that is not loopback')
     .optionsGroup(GLOBAL_GROUPS.general)
     .option('-q, --quiet', 'no progress on stderr')

@@ -51,7 +51,8 @@ export function registerAuthCommand(program: Command, contextFor: ContextFor): v
 }
 
 async function login(context: Context, options: LoginOptions): Promise<void> {
-  const settings = await context.settings();
+  const { resolveSettings } = await import('../config/resolve.js');
+  const settings = resolveSettings({ flags: context.globals, env: context.deps.env, readStoredKey: false });
   const { profile } = settings;
   if (options.verify && !settings.baseUrl) {
     throw new UsageError(`no base URL for profile "${profile}": the key cannot be checked`, {

@@ -24,7 +24,7 @@ export function registerFiltersCommand(program: Command, contextFor: ContextFor)
       const { asyncIterable, outputOptions } = await import('./output-options.js');
       await writeDataset(
         { shape: 'list', records: asyncIterable(filterRows()), select: context.globals.columns },
-        outputOptions(context),
+        outputOptions(context, (await context.settings()).defaultFormat),
       );
     });
   addExamples(command, [

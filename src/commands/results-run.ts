@@ -33,6 +33,8 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const progress = await createProgress({
     stream: deps.stderr,
     enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,
+    color: context.stderrColor,
+    now: deps.now,
   });
   const startedAt = deps.now();
   let pages = 0;

@@ -48,8 +48,10 @@ export function resolveProfile(flag: string | undefined, env: Env): { profile: s
 export function resolveSettings(input: {
   flags: Pick<GlobalOptions, 'profile' | 'baseUrl' | 'timeout' | 'retries'>;
   env: Env;
+  /** False for `auth login`, which replaces the stored key and so must not trip on a broken one. */
+  readStoredKey?: boolean;
 }): ResolvedSettings {
-  const { flags, env } = input;
+  const { flags, env, readStoredKey = true } = input;
   const { profile, profileSource } = resolveProfile(flags.profile, env);
   const configDir = configDirectory(env);
   const files = configFiles(configDir);
@@ -68,7 +70,7 @@ export function resolveSettings(input: {
 
   // The stored key is not read at all when the variable outranks it.
   const envKey = envValue(env, 'MKT_API_KEY');
-  const storedKey = envKey === undefined ? readStoredApiKey(files, profile) : undefined;
+  const storedKey = envKey === undefined && readStoredKey ? readStoredApiKey(files, profile) : undefined;
   const key: Pick<ResolvedSettings, 'apiKey' | 'keySource'> =
     envKey !== undefined ? { apiKey: checkApiKey(envKey, 'MKT_API_KEY'), keySource: 'env' }
     : storedKey !== undefined ? { apiKey: storedKey, keySource: 'stored' }

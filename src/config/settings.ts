@@ -18,6 +18,9 @@ export const SETTING_NAMES = ['base_url', 'format', 'timeout', 'retries'] as con
 
 export const SETTING_DEFAULTS = { timeout: 30, retries: 4 } as const satisfies ProfileSettings;
 
+/** A day: longer is surely a typo, and timers overflow past 24.8 days. */
+const MAX_TIMEOUT_SECONDS = 86_400;
+
 interface SettingRule<T> {
   /** Completes "<name> must be …". */
   expected: string;
@@ -29,8 +32,11 @@ const SETTING_RULES: { [K in SettingName]-?: SettingRule<NonNullable<ProfileSett
   base_url: { expected: 'an http:// or https:// URL', parse: parseHttpUrl },
   format: { expected: `one of ${FORMATS.join(', ')}`, parse: (text) => FORMATS.find((format) => format === text) },
   timeout: {
-    expected: 'a number of seconds greater than 0',
-    parse: (text) => (/^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? Number(text) : undefined),
+    expected: `a number of seconds greater than 0, at most ${MAX_TIMEOUT_SECONDS}`,
+    parse: (text) => {
+      const seconds = /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+      return seconds > 0 && seconds <= MAX_TIMEOUT_SECONDS ? seconds : undefined;
+    },
   },
   retries: {
     expected: 'a whole number ≥ 0',

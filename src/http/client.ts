@@ -67,6 +67,12 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
     signal: runtime.signal,
   });
 
+  /** The server's Retry-After, within the policy's longest wait. */
+  function retryAfterMs(value: string): number | undefined {
+    const delay = parseRetryAfter(value, runtime.deps.now());
+    return delay === undefined ? undefined : Math.min(delay, policy.maxDelayMs);
+  }
+
   /** One request through the rate gate, which learns from every answer. */
   async function send(target: URL, scheme: AuthScheme): Promise<RawResponse> {
     await gate.acquire().catch(() => {
@@ -87,7 +93,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
       const throttled = response?.status === 429 || response?.status === 503;
       gate.release({
         remaining: Number.isFinite(remaining) ? remaining : undefined,
-        retryAfterMs: throttled && retryAfter !== undefined ? parseRetryAfter(retryAfter, runtime.deps.now()) : undefined,
+        retryAfterMs: throttled && retryAfter !== undefined ? retryAfterMs(retryAfter) : undefined,
       });
     }
   }
@@ -156,12 +162,12 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
     }
   }
 
-  function rejectedKey(status: number): AuthError {
+  function rejectedKey(): AuthError {
     const hint =
       settings.keySource === 'env'
         ? 'MKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.'
         : 'Run `mkt auth login` to store a valid key.';
-    return new AuthError(`the service rejected the API key (${status})`, { hint });
+    return new AuthError('the service rejected the API key (401)', { hint });
   }
 
   return {
@@ -172,7 +178,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
         return await getJson(exchangePath(exchange, resource), new URLSearchParams(query), 'bearer');
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw error;
-        if (error.status === 401) throw rejectedKey(401);
+        if (error.status === 401) throw rejectedKey();
         if (error.status === 403) {
           throw new AuthError(`your key is not licensed for ${exchange} (403)`, {
             hint: 'Ask the data operator to add it to your licence, or use another profile with --profile.',
@@ -197,7 +203,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
         body = await getJson(RESULTS_PATH, toResultsSearchParams(query), 'results-key');
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw error;
-        if (error.status === 401) throw rejectedKey(401);
+        if (error.status === 401) throw rejectedKey();
         if (error.status === 403) throw new AuthError('your key is not licensed for these results (403)');
         throw withServiceDetail(error);
       }

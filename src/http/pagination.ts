@@ -98,7 +98,7 @@ export async function* walkResults(
     if (pageNumber >= lastPage || seen.size >= limit) break;
   }
 
-  const walkedEverything = options.all && firstPage === 0 && seen.size < limit;
+  const walkedEverything = options.all && seen.size < limit;
   if (walkedEverything && seen.size !== expectedTotal) {
     drift(`received ${seen.size} distinct records, but the service reported ${expectedTotal}`);
   }

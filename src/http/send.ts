@@ -49,7 +49,7 @@ export async function sendOnce(dispatcher: Dispatcher, options: SendOptions): Pr
   }
 }
 
-const PERMANENT_CODES = new Set(['ENOTFOUND', 'ERR_INVALID_URL']);
+const PERMANENT_CODES = new Set(['ENOTFOUND']);
 
 function errorCode(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;

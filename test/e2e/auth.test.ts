@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
 import { type MktRun, runMkt, type RunOptions, tempConfigDir } from '../helpers/run-mkt.js';
@@ -27,6 +27,19 @@ const mode = (file: string) => statSync(file).mode & 0o777;
 const storedJson = (dir: string, name: string): unknown => JSON.parse(readFileSync(join(dir, `${name}.json`), 'utf8'));
 
 describe('mkt auth without verification', () => {
+  it('replaces a broken stored key, which every other command refuses', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'credentials.json'), '{"profiles": {"default": {"api_key": 123}}}');
+    const env = { MKT_CONFIG_DIR: dir };
+    const status = await mkt(['auth', 'status'], { env });
+    expect(status.code).toBe(1);
+    expect(status.stderr).toContain('is not a string');
+    const login = await mkt(['auth', 'login', '--no-verify'], { env, input: `${KEY}\n` });
+    expect(login.code).toBe(0);
+    expect(storedJson(dir, 'credentials')).toEqual({ profiles: { default: { api_key: KEY } } });
+  });
+
+
   it('logs in from stdin, shows the status, and logs out, idempotently', async () => {
     const dir = tempConfigDir();
     const env = { MKT_CONFIG_DIR: dir };

@@ -73,7 +73,7 @@ describe('mkt config', () => {
   });
 
   it.each([
-    [['config', 'set', 'timeout', '0'], 'mkt: timeout must be a number of seconds greater than 0, not "0"\n'],
+    [['config', 'set', 'timeout', '0'], 'mkt: timeout must be a number of seconds greater than 0, at most 86400, not "0"\n'],
     [['config', 'set', 'retries', 'many'], 'mkt: retries must be a whole number ≥ 0, not "many"\n'],
     [['config', 'set', 'format', 'xml'], 'mkt: format must be one of table, json, ndjson, csv, parquet, not "xml"\n'],
     [['config', 'set', 'base_url', 'ftp://files.example.test'], 'mkt: base_url must be an http:// or https:// URL, not "ftp://files.example.test"\n'],

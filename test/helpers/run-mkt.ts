@@ -72,7 +72,12 @@ export function spawnMkt(args: readonly string[], options: RunOptions = {}): Spa
     child,
     result,
     stderrContains: (text) =>
-      stderr.includes(text) ? Promise.resolve() : new Promise((resolve) => stderrWatchers.push({ text, resolve })),
+      stderr.includes(text)
+        ? Promise.resolve()
+        : new Promise((resolve, reject) => {
+            stderrWatchers.push({ text, resolve });
+            void result.then((run) => reject(new Error(`mkt exited (${run.code}) before stderr showed ${JSON.stringify(text)}:\n${run.stderr}`)));
+          }),
   };
 }
 

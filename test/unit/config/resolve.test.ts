@@ -117,7 +117,7 @@ describe('resolveSettings', () => {
     }
     expect(caught).toBeInstanceOf(UsageError);
     expect((caught as UsageError).message).toBe(
-      `timeout of profile "default" in ${store.files.settings} must be a number of seconds greater than 0, not "soon"`,
+      `timeout of profile "default" in ${store.files.settings} must be a number of seconds greater than 0, at most 86400, not "soon"`,
     );
     expect((caught as UsageError).hint).toBe(
       'Run `mkt config set timeout <value> --profile default` or `mkt config unset timeout --profile default`.',

@@ -15,6 +15,10 @@ describe('RateGate', () => {
     await rateGate.acquire();
     await rateGate.acquire();
     await rateGate.acquire();
+    let fourthStarted = false;
+    void rateGate.acquire().then(() => (fourthStarted = true));
+    await settle();
+    expect(fourthStarted).toBe(false);
   });
 
   it('stops sending when X-RateLimit-Remaining reaches 0, until a request in flight reports more', async () => {
