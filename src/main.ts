@@ -4,7 +4,6 @@ import {
   AuthError,
   EXIT_CODES,
   type ExitCode,
-  HttpStatusError,
   InterruptedError,
   MktError,
   NotFoundError,
@@ -27,17 +26,12 @@ function isCommanderError(error: unknown): error is CommanderLikeError {
 }
 
 /** The one place where errors become exit codes. */
-export function exitCodeFor(error: unknown): ExitCode {
+function exitCodeFor(error: unknown): ExitCode {
   if (error instanceof RetriesExhaustedError) return EXIT_CODES.failure;
   if (error instanceof UsageError) return EXIT_CODES.usage;
   if (error instanceof AuthError) return EXIT_CODES.auth;
   if (error instanceof NotFoundError) return EXIT_CODES.notFound;
   if (error instanceof InterruptedError) return EXIT_CODES.interrupted;
-  if (error instanceof HttpStatusError) {
-    if (error.status === 401 || error.status === 403) return EXIT_CODES.auth;
-    if (error.status === 404) return EXIT_CODES.notFound;
-    return EXIT_CODES.failure;
-  }
   if (isCommanderError(error)) {
     return error.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
   }

@@ -31,16 +31,24 @@ export const ENUM_FILTER_VALUES = {
 export type EnumFilterName = keyof typeof ENUM_FILTER_VALUES;
 export const ENUM_FILTER_NAMES = Object.keys(ENUM_FILTER_VALUES) as EnumFilterName[];
 
-/** Free-text multi-valued filters (exchange identifiers and exchange names). */
-export const TEXT_FILTER_NAMES = ['exchange_name', 'supplier_name'] as const;
-export type TextFilterName = (typeof TEXT_FILTER_NAMES)[number];
-
 export const ORDER_BY_VALUES = ['created_on', 'scraped_time', 'supplier_name', 'fee_type', 'fee_category'] as const;
 export type OrderBy = (typeof ORDER_BY_VALUES)[number];
 export const ORDER_DIR_VALUES = ['asc', 'desc'] as const;
 export type OrderDir = (typeof ORDER_DIR_VALUES)[number];
 
 export const PAGE_SIZE = { min: 1, max: 100, default: 20 } as const;
+
+/** The parameters that take one of a fixed set of values: the filters (repeatable), then the sort. */
+export const FIXED_VALUE_PARAMETERS: readonly { name: string; values: readonly string[]; repeatable: boolean }[] = [
+  ...ENUM_FILTER_NAMES.map((name) => ({ name, values: ENUM_FILTER_VALUES[name], repeatable: true })),
+  { name: 'order_by', values: ORDER_BY_VALUES, repeatable: false },
+  { name: 'order_dir', values: ORDER_DIR_VALUES, repeatable: false },
+];
+
+/** The command-line flag of a query parameter: `fee_type` → `--fee-type`. */
+export function flagOf(parameter: string): string {
+  return `--${parameter.replaceAll('_', '-')}`;
+}
 
 /** Query of GET /api/v1/fee-schedule-results. Arrays are sent as repeated parameters. */
 export interface ResultsQuery {

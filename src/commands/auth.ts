@@ -121,12 +121,11 @@ async function status(context: Context): Promise<void> {
 }
 
 async function logout(context: Context): Promise<void> {
-  const { resolveProfile } = await import('../config/resolve.js');
-  const { configDirectory } = await import('../config/paths.js');
+  const { resolveProfileFiles } = await import('../config/resolve.js');
   const { openProfileStore } = await import('../config/store.js');
   const { env } = context.deps;
-  const { profile } = resolveProfile(context.globals.profile, env);
-  const store = await openProfileStore(configDirectory(env));
+  const { profile, files } = resolveProfileFiles(context.globals.profile, env);
+  const store = await openProfileStore(files.dir);
   context.log.info(
     store.removeApiKey(profile)
       ? `Removed the key of profile "${profile}" from ${store.files.credentials}.`

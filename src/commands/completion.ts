@@ -3,7 +3,7 @@ import type { OutputStream } from '../deps.js';
 import type { ContextFor } from '../program.js';
 import { addExamples } from '../completion/command-examples.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
 
 /** Writes text to stdout; a reader that went away (`mkt completion zsh | true`) is no error. */

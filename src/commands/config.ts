@@ -76,10 +76,8 @@ export function registerConfigCommand(program: Command, contextFor: ContextFor):
 
 /** Only the profile and the directory: a bad MKT_BASE_URL must not stop `mkt config` from fixing things. */
 async function target(context: Context): Promise<ConfigTarget> {
-  const { resolveProfile } = await import('../config/resolve.js');
-  const { configDirectory, configFiles } = await import('../config/paths.js');
-  const { profile } = resolveProfile(context.globals.profile, context.deps.env);
-  return { profile, files: configFiles(configDirectory(context.deps.env)) };
+  const { resolveProfileFiles } = await import('../config/resolve.js');
+  return resolveProfileFiles(context.globals.profile, context.deps.env);
 }
 
 async function get(context: Context, text: string): Promise<void> {

@@ -1,17 +1,12 @@
 import type { Command } from 'commander';
 import type { ContextFor } from '../program.js';
-import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../api/filters.js';
+import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import type { JsonObject } from '../output/exporter.js';
 import { addExamples } from '../completion/command-examples.js';
 
 /** One row per results flag that takes a fixed set of values. */
-export function filterRows(): JsonObject[] {
-  const enumerated = ENUM_FILTER_NAMES.map((name) => ({ parameter: name, values: [...ENUM_FILTER_VALUES[name]] }));
-  return [
-    ...enumerated,
-    { parameter: 'order_by', values: [...ORDER_BY_VALUES] },
-    { parameter: 'order_dir', values: [...ORDER_DIR_VALUES] },
-  ].map(({ parameter, values }) => ({ parameter, flag: `--${parameter.replaceAll('_', '-')}`, values }));
+function filterRows(): JsonObject[] {
+  return FIXED_VALUE_PARAMETERS.map(({ name, values }) => ({ parameter: name, flag: flagOf(name), values: [...values] }));
 }
 
 export function registerFiltersCommand(program: Command, contextFor: ContextFor): void {

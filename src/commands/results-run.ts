@@ -8,7 +8,7 @@ import { outputOptions } from './output-options.js';
 import type { ResultsRequest } from './results.js';
 
 /** What a results table shows when --columns does not say: what an analyst reads first. */
-export const RESULTS_TABLE_COLUMNS = [
+const RESULTS_TABLE_COLUMNS = [
   'exchange_name',
   'fee_type',
   'fee_category',

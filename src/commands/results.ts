@@ -3,6 +3,7 @@ import type { ContextFor } from '../program.js';
 import {
   ENUM_FILTER_NAMES,
   ENUM_FILTER_VALUES,
+  flagOf,
   ORDER_BY_VALUES,
   ORDER_DIR_VALUES,
   PAGE_SIZE,
@@ -15,7 +16,7 @@ import { collectList, matchAllowed, parseDateRange, parseInteger } from './flag-
 import { addExamples } from '../completion/command-examples.js';
 
 /** Flags of `mkt results`, as commander parses them. */
-export interface ResultsFlags {
+interface ResultsFlags {
   exchangeName?: string[];
   exchange?: string[];
   supplierName?: string[];
@@ -47,7 +48,6 @@ export interface ResultsRequest {
   allowDrift: boolean;
 }
 
-const kebab = (name: string) => name.replaceAll('_', '-');
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 function pickAlias(flags: ResultsFlags, name: 'startDate' | 'endDate', alias: 'since' | 'until', flag: string): string | undefined {
@@ -65,7 +65,7 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
   if (flags.supplierName?.length) query.supplier_name = flags.supplierName;
   for (const name of ENUM_FILTER_NAMES) {
     const values = flags[camel(name) as keyof ResultsFlags] as string[] | undefined;
-    if (values?.length) query[name] = values.map((value) => matchAllowed(`--${kebab(name)}`, value, ENUM_FILTER_VALUES[name]));
+    if (values?.length) query[name] = values.map((value) => matchAllowed(flagOf(name), value, ENUM_FILTER_VALUES[name]));
   }
   const dates = parseDateRange(
     { flag: '--start-date', value: pickAlias(flags, 'startDate', 'since', '--start-date') },
@@ -104,7 +104,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .addOption(new Option('--exchange <id>', 'alias of --exchange-name').argParser(collectList).hideHelp())
     .option('--supplier-name <name>', 'exchange name, e.g. "New York Stock Exchange"', collectList);
   for (const name of ENUM_FILTER_NAMES) {
-    command.option(`--${kebab(name)} <value>`, `one of: ${ENUM_FILTER_VALUES[name].join(', ')}`, collectList);
+    command.option(`${flagOf(name)} <value>`, `one of: ${ENUM_FILTER_VALUES[name].join(', ')}`, collectList);
   }
   command
     .option('--start-date <YYYY-MM-DD>', 'only results scraped on or after this date')

@@ -17,7 +17,7 @@ interface SandboxFlags {
   json?: boolean;
 }
 
-export interface SandboxCommandOptions {
+interface SandboxCommandOptions {
   sandbox: SandboxOptions;
   /** Print one JSON line instead of text. */
   json: boolean;
@@ -43,7 +43,7 @@ function rate(value: string): { requests: number; seconds: number } {
   return { requests: Number(match[1]), seconds: Number(match[2]) };
 }
 
-export function parseSandboxFlags(flags: SandboxFlags): SandboxCommandOptions {
+function parseSandboxFlags(flags: SandboxFlags): SandboxCommandOptions {
   const sandbox: SandboxOptions = { faults: flags.faults === true };
   if (flags.port !== undefined) sandbox.port = wholeNumber('--port', flags.port, 0, MAX_PORT);
   if (flags.records !== undefined) sandbox.records = wholeNumber('--records', flags.records, 0, MAX_RECORDS);
@@ -53,13 +53,13 @@ export function parseSandboxFlags(flags: SandboxFlags): SandboxCommandOptions {
   return { sandbox, json: flags.json === true };
 }
 
-function untilAborted(signal: AbortSignal): Promise<void> {
+function waitForAbort(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 /** Serves until the invocation is aborted (SIGINT/SIGTERM), then closes and returns: exit 0. */
-export async function runSandbox(options: SandboxCommandOptions, context: Context): Promise<void> {
+async function runSandbox(options: SandboxCommandOptions, context: Context): Promise<void> {
   const { startSandbox } = await import('../sandbox/server.js');
   const sandbox = await startSandbox(options.sandbox).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -82,7 +82,7 @@ export async function runSandbox(options: SandboxCommandOptions, context: Contex
       );
       context.log.info('Press Ctrl-C to stop.');
     }
-    await untilAborted(context.signal);
+    await waitForAbort(context.signal);
   } finally {
     await sandbox.close();
   }

@@ -11,7 +11,7 @@ export interface CommandExample {
 const examplesByCommand = new WeakMap<Command, readonly CommandExample[]>();
 
 /** The examples as `--help` prints them after the options. */
-export function formatExamples(examples: readonly CommandExample[]): string {
+function formatExamples(examples: readonly CommandExample[]): string {
   const blocks = examples.map((example) => `  # ${example.comment}\n  $ ${example.command}`);
   return `\nExamples:\n${blocks.join('\n\n')}`;
 }

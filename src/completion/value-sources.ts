@@ -1,5 +1,5 @@
 import type { Argument, Option } from 'commander';
-import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../api/filters.js';
+import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import { SETTING_NAMES } from '../config/settings.js';
 
 /** What a shell may offer for an option's value or an argument. */
@@ -16,11 +16,9 @@ const NONE: ValueCompletion = { kind: 'none' };
 const choices = (values: readonly string[], commaSeparated = false): ValueCompletion => ({ kind: 'choices', values, commaSeparated });
 
 /** The results filters that take a fixed set of values, by flag (src/api/filters.ts). */
-const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map([
-  ...ENUM_FILTER_NAMES.map((name) => [`--${name.replaceAll('_', '-')}`, choices(ENUM_FILTER_VALUES[name], true)] as const),
-  ['--order-by', choices(ORDER_BY_VALUES)],
-  ['--order-dir', choices(ORDER_DIR_VALUES)],
-]);
+const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map(
+  FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [flagOf(name), choices(values, repeatable)]),
+);
 
 /** What to complete after an option; `none` for flags that take no value. */
 export function optionValues(option: Option): ValueCompletion {

@@ -1,6 +1,6 @@
 import type { GlobalOptions } from '../context.js';
 import type { Format } from '../output/exporter.js';
-import { configDirectory, configFiles } from './paths.js';
+import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
 import { readProfileSettings, readStoredApiKey } from './reader.js';
 import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
 
@@ -32,6 +32,14 @@ type Env = Readonly<Record<string, string | undefined>>;
 function envValue(env: Env, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
+}
+
+/**
+ * Only the profile and the config files: what `mkt config` and `mkt auth logout` need, so that a
+ * bad MKT_BASE_URL or a broken stored key cannot stop them from fixing things.
+ */
+export function resolveProfileFiles(flag: string | undefined, env: Env): { profile: string; files: ConfigFiles } {
+  return { profile: resolveProfile(flag, env).profile, files: configFiles(configDirectory(env)) };
 }
 
 export function resolveProfile(flag: string | undefined, env: Env): { profile: string; profileSource: SettingSource } {
