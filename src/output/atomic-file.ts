@@ -7,16 +7,26 @@ import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { MktError, UsageError } from '../errors.js';
 
+/** A file system failure on the way to `path`, as the user sees it. */
+function cannotWrite(path: string, error: unknown): MktError {
+  return new MktError(`cannot write ${path}: ${(error as Error).message}`, {
+    hint: 'Check that the directory exists and that you may write to it.',
+    cause: error,
+  });
+}
+
 /** The target's permission bits, to give the replacement the same; undefined when it is new. */
 async function existingMode(path: string): Promise<number | undefined> {
+  let stats;
   try {
-    const stats = await stat(path);
-    if (stats.isDirectory()) throw new UsageError(`cannot write to ${path}: it is a directory`, { hint: 'Give a file name to -o.' });
-    return stats.mode & 0o777;
+    stats = await stat(path);
   } catch (error) {
+    // ENOTDIR (a file on the path), EACCES, ELOOP: the path cannot be written either.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw cannotWrite(path, error);
   }
+  if (stats.isDirectory()) throw new UsageError(`cannot write to ${path}: it is a directory`, { hint: 'Give a file name to -o.' });
+  return stats.mode & 0o777;
 }
 
 /** Makes the rename itself durable. Not every platform can open a directory: best effort. */
@@ -47,10 +57,7 @@ export async function writeAtomically(path: string, write: (stream: Writable) =>
   try {
     await once(stream, 'open');
   } catch (error) {
-    throw new MktError(`cannot write ${path}: ${(error as Error).message}`, {
-      hint: 'Check that the directory exists and that you may write to it.',
-      cause: error,
-    });
+    throw cannotWrite(path, error);
   }
   try {
     if (mode !== undefined) await chmod(temporary, mode);

@@ -1,5 +1,5 @@
 import type { Exporter } from './exporter.js';
-import { flattenRecord } from './flatten.js';
+import { flattenRecord, valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 
@@ -12,8 +12,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text =
-    typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const text = valueText(value);
   if (text === '') return '""';
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -29,8 +29,14 @@ export function flattenRecord(record: JsonObject): FlatRow[] {
   return flattenInto(record, '');
 }
 
+/** A non-empty array of scalars: one value. An empty array is no column (see flattenRecord). */
 function isScalarArray(value: unknown): boolean {
-  return Array.isArray(value) && !value.some((element) => typeof element === 'object' && element !== null);
+  return Array.isArray(value) && value.length > 0 && !value.some((element) => typeof element === 'object' && element !== null);
+}
+
+/** A cell's value as text: a string as it is, an object or array as JSON, any other scalar by String. */
+export function valueText(value: unknown): string {
+  return typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 function flattenInto(object: JsonObject, prefix: string): FlatRow[] {

@@ -13,18 +13,19 @@ export type GridCell = string | { text: string; style: Style };
 
 /** A truncated column keeps at least this many characters. */
 const MIN_COLUMN_WIDTH = 4;
-/** Each cell has one space on either side, and each column a border on its left, plus one. */
+/** The spaces around a cell's text: one on either side. */
 const CELL_PADDING = 2;
 
 /**
- * Text fit for a table cell, on one line. Control characters (an escape sequence in the data
- * could drive the terminal) become U+FFFD, a line break shows as ↵, a tab as a space.
+ * Text fit for a table cell, on one line. Control characters, C0 and C1 (an escape sequence in
+ * the data could drive the terminal; U+009B alone is a CSI), become U+FFFD, a line break shows
+ * as ↵, a tab as a space.
  */
 export function cellText(text: string): string {
   return text
     .replace(/\r\n|\r|\n/g, '↵')
     .replace(/\t/g, ' ')
-    .replace(/[\u0000-\u001f\u007f]/g, '\uFFFD');
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
 }
 
 /**
@@ -33,6 +34,7 @@ export function cellText(text: string): string {
  */
 export function fitColumnWidths(natural: readonly number[], available: number): number[] | undefined {
   const sum = (widths: readonly number[]): number => widths.reduce((total, width) => total + width, 0);
+  // A row is each column's text and padding plus the border on its left, then one closing border.
   const budget = available - natural.length * (CELL_PADDING + 1) - 1;
   if (sum(natural) <= budget) return undefined;
   const capped = (cap: number): number[] => natural.map((width) => Math.min(width, cap));

@@ -2,7 +2,7 @@ import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hypa
 import { MalformedResponseError, MktError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Column, Exporter } from './exporter.js';
-import { flattenRecord } from './flatten.js';
+import { flattenRecord, valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
@@ -37,16 +37,15 @@ function schemaElement({ name, kind, nullable }: Column): SchemaElement {
 
 type Converter = (value: unknown, row: number) => ParquetValue;
 
-/** Turns a cell into the column's physical value, or says which row broke the schema. */
+/** Turns a cell into the column's physical value, or says which row (counted from 1) broke the schema. */
 function converterFor({ name, kind, nullable }: Column): Converter {
   const fail = (row: number, problem: string): never => {
-    throw new MalformedResponseError(`cannot write record ${row} to Parquet: ${name} ${problem}`);
+    throw new MalformedResponseError(`cannot write row ${row} to Parquet: ${name} ${problem}`);
   };
   const convert = (value: unknown, row: number): ParquetValue => {
     switch (kind) {
       case 'string':
-        if (typeof value === 'string') return value;
-        return typeof value === 'object' ? JSON.stringify(value) : String(value);
+        return valueText(value);
       case 'number':
         return typeof value === 'number' ? value : fail(row, `is not a number: ${JSON.stringify(value)}`);
       case 'boolean':

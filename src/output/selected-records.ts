@@ -4,14 +4,13 @@ import { flattenRecord } from './flatten.js';
 import { createProjection } from './projection.js';
 
 /**
- * The records of a JSON format, cut down to `--columns`. The selection is checked against the
- * declared columns, or else against the first record's, before that record is handed on, so a
- * bad name fails before anything is written.
+ * The records of a JSON format, cut down to `--columns`. A selection from declared columns was
+ * checked by writeDataset; otherwise it is checked against the first record's columns before
+ * that record is handed on, so a bad name fails before anything is written.
  */
 export function selectedRecords(dataset: Dataset<JsonObject>): AsyncIterable<JsonObject> {
   const { select, columns } = dataset;
   if (!select) return dataset.records;
-  if (columns) validateColumns(select, columns);
   const project = createProjection(select);
   return (async function* () {
     let checked = columns !== undefined;

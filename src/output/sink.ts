@@ -19,6 +19,8 @@ export class ChunkSink {
   private batch: string[] = [];
   private batchChars = 0;
   private flushScheduled = false;
+  /** Set by detach(): nobody hears the stream's errors any more, so nothing may be written. */
+  private detached = false;
   private failure: Error | undefined;
   private drained: Promise<void> | undefined;
   private readonly onError = (error: Error): void => {
@@ -65,6 +67,7 @@ export class ChunkSink {
    * on stdout cannot crash the process as an unhandled 'error' event.
    */
   detach(): void {
+    this.detached = true;
     this.stream.off('error', this.onError);
     if (isBrokenPipe(this.failure)) this.stream.on('error', ignoreBrokenPipe);
   }
@@ -74,7 +77,7 @@ export class ChunkSink {
     this.flushScheduled = true;
     setImmediate(() => {
       this.flushScheduled = false;
-      if (!this.failure && !this.stream.destroyed) this.flush();
+      if (!this.detached && !this.failure && !this.stream.destroyed) this.flush();
     });
   }
 

@@ -1,14 +1,13 @@
 import type { Exporter } from './exporter.js';
-import { flattenRecord } from './flatten.js';
+import { flattenRecord, valueText } from './flatten.js';
 import { cellText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 
 function tableCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return cellText(value);
-  if (Array.isArray(value)) return cellText(value.map((item) => (typeof item === 'object' ? JSON.stringify(item) : String(item))).join(', '));
-  return cellText(typeof value === 'object' ? JSON.stringify(value) : String(value));
+  if (Array.isArray(value)) return cellText(value.map(valueText).join(', '));
+  return cellText(valueText(value));
 }
 
 /**

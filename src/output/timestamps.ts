@@ -17,11 +17,15 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-function offsetSeconds(offset: string | undefined): number {
+/** The offset from UTC in seconds; undefined when out of range (`+24:00`, `+05:60`). */
+function offsetSeconds(offset: string | undefined): number | undefined {
   if (offset === undefined || offset === 'Z' || offset === 'z') return 0;
   const sign = offset.startsWith('-') ? -1 : 1;
   const digits = offset.slice(1).replace(':', '');
-  return sign * (Number(digits.slice(0, 2)) * 3600 + Number(digits.slice(2) || '0') * 60);
+  const hours = Number(digits.slice(0, 2));
+  const minutes = Number(digits.slice(2) || '0');
+  if (hours > 23 || minutes > 59) return undefined;
+  return sign * (hours * 3600 + minutes * 60);
 }
 
 /**
@@ -38,7 +42,9 @@ export function parseTimestampMicros(text: string): bigint | undefined {
   if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return undefined;
   const monthDays = mo === 2 && isLeapYear(y) ? 29 : (DAYS_IN_MONTH[mo - 1] as number);
   if (d < 1 || d > monthDays) return undefined;
-  const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offsetSeconds(offset);
+  const offsetFromUtc = offsetSeconds(offset);
+  if (offsetFromUtc === undefined) return undefined;
+  const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offsetFromUtc;
   const micros = Number(fraction.padEnd(6, '0').slice(0, 6));
   const total = seconds * 1_000_000 + micros;
   // Exact in a double until the year 2255; beyond, in BigInt arithmetic.

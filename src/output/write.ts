@@ -62,7 +62,7 @@ export function resolveFormat(options: Pick<WriteOptions, 'format' | 'defaultFor
   const fromExtension = outputPath === undefined ? undefined : EXTENSION_FORMATS[extname(outputPath).toLowerCase()];
   const onTerminal = outputPath === undefined && stdout.isTTY === true;
   const resolved = format ?? fromExtension ?? defaultFormat ?? (onTerminal ? 'table' : 'json');
-  if (resolved === 'parquet' && outputPath === undefined && stdout.isTTY === true) {
+  if (resolved === 'parquet' && onTerminal) {
     throw new UsageError('parquet is binary: use -o FILE or redirect stdout');
   }
   return resolved;

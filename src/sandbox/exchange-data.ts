@@ -8,7 +8,7 @@ import type {
 } from '../api/types.js';
 import { Random } from './random.js';
 import { DAY_MS, formatDate, formatZulu, HISTORY_END_MS, HISTORY_START_MS } from './time.js';
-import { type Region, VENUES, type Venue } from './venues.js';
+import { type Region, type Venue, venueAt } from './venues.js';
 
 /**
  * The sandbox's answer to GET /api/v1/exchanges/{exchange}/fees/historical, whose shape the
@@ -86,8 +86,7 @@ function tiers(random: Random, venue: Venue, baseRebate: number): Record<string,
 
 /** Every fee schedule the venue has had, oldest first; the last is the one in force. */
 export function feeScheduleHistory(seed: number, venueIndex: number): ExchangeFeeSchedule[] {
-  const venue = VENUES[venueIndex];
-  if (!venue) throw new RangeError(`no venue at ${venueIndex}`);
+  const venue = venueAt(venueIndex);
   const random = new Random(seed, FEES, venueIndex);
   const count = random.int(3, 6);
   const spanDays = (HISTORY_END_MS - HISTORY_START_MS) / DAY_MS;
@@ -132,8 +131,7 @@ export function historicalFeeSchedules(
 }
 
 export function exchangeRules(seed: number, venueIndex: number): ExchangeRules {
-  const venue = VENUES[venueIndex];
-  if (!venue) throw new RangeError(`no venue at ${venueIndex}`);
+  const venue = venueAt(venueIndex);
   const random = new Random(seed, RULES, venueIndex);
   const facts = REGION_FACTS[venue.region];
   const level1 = random.pick([0.05, 0.07, 0.07, 0.08, 0.1]);
@@ -152,8 +150,7 @@ export function exchangeRules(seed: number, venueIndex: number): ExchangeRules {
 }
 
 export function exchangeOrderTypes(seed: number, venueIndex: number): ExchangeOrderTypes {
-  const venue = VENUES[venueIndex];
-  if (!venue) throw new RangeError(`no venue at ${venueIndex}`);
+  const venue = venueAt(venueIndex);
   const random = new Random(seed, ORDER_TYPES, venueIndex);
   const orderTypes: OrderType[] = ORDER_TYPE_FACTS.map((fact) => ({
     type: fact.type,

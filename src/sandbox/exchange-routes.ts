@@ -45,8 +45,8 @@ export function serveExchange(
       if (reader.issues.length > 0) return validationResponse(reader.issues);
       const body: HistoricalFeeSchedules = {
         exchange,
-        start_date: params.getAll('start_date').at(-1) ?? null,
-        end_date: params.getAll('end_date').at(-1) ?? null,
+        start_date: reader.last('start_date') ?? null,
+        end_date: reader.last('end_date') ?? null,
         fee_schedules: historicalFeeSchedules(feeScheduleHistory(seed, venueIndex), startDay, endDay),
       };
       return jsonResponse(200, body);

@@ -9,7 +9,7 @@ export type RateVerdict =
   | { allowed: false; remaining: 0; retryAfterSeconds: number };
 
 /** Reported in X-RateLimit-Remaining when no limit is set. */
-export const UNLIMITED_REMAINING = 1_000_000;
+const UNLIMITED_REMAINING = 1_000_000;
 
 /** Counts requests per presented key (an absent key is its own bucket). */
 export class FixedWindowRateLimiter {

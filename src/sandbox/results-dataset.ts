@@ -1,5 +1,4 @@
 import { ENUM_FILTER_VALUES } from '../api/filters.js';
-import { MAX_RECORDS } from './limits.js';
 import { Random } from './random.js';
 import { DAY_MS, HISTORY_END_MS, HISTORY_START_MS, MICROS_PER_MS } from './time.js';
 import { type FeeTypeName, VENUES } from './venues.js';
@@ -26,14 +25,17 @@ export const FEE_TRADE_TYPES = ENUM_FILTER_VALUES.fee_trade_type;
 /** The code of a null fee_trade_type. */
 export const NULL_CODE = 255;
 
-
-const FEE_TYPE_OPTION_UPPER = 2;
-const CATEGORY_FEE_AND_REBATES = 0;
-const CATEGORY_FEES_AND_REBATES = 5;
-
+/** A value's code: its index in the spelling list. Throws when absent, rather than giving -1. */
 function codeOf<T extends string>(values: readonly T[], value: T): number {
-  return values.indexOf(value);
+  const code = values.indexOf(value);
+  if (code < 0) throw new Error(`'${value}' is not among ${values.join(', ')}`);
+  return code;
 }
+
+const FEE_TYPE_EQUITY = codeOf(FEE_TYPE_SPELLINGS, 'Equity');
+const FEE_TYPE_OPTION_UPPER = codeOf(FEE_TYPE_SPELLINGS, 'OPTION');
+const CATEGORY_FEE_AND_REBATES = codeOf(FEE_CATEGORY_SPELLINGS, 'Fee And Rebates');
+const CATEGORY_FEES_AND_REBATES = codeOf(FEE_CATEGORY_SPELLINGS, 'Fees And Rebates');
 
 /** Codes repeated by weight: picking uniformly from the list is a weighted pick. */
 function weighted<T extends string>(values: readonly T[], weights: Partial<Record<T, number>>): number[] {
@@ -63,7 +65,7 @@ const EQUITY_TRADE_TYPES = [codeOf(FEE_TRADE_TYPES, 'Simple Order'), NULL_CODE, 
 
 export interface ResultsDatasetOptions {
   seed: number;
-  /** How many records; at most MAX_RECORDS. */
+  /** How many records; at most MAX_RECORDS (startSandbox checks). */
   records: number;
 }
 
@@ -101,9 +103,6 @@ export class ResultsDataset {
   readonly tradeType: Uint8Array;
 
   constructor(options: ResultsDatasetOptions) {
-    if (!Number.isInteger(options.records) || options.records < 0 || options.records > MAX_RECORDS) {
-      throw new RangeError(`records must be a whole number from 0 to ${MAX_RECORDS}`);
-    }
     this.seed = options.seed;
     this.size = options.records;
     const random = new Random(options.seed, 0x5e5);
@@ -168,7 +167,7 @@ export class ResultsDataset {
     this.tradeType = new Uint8Array(this.size);
     const otherAction = codeOf(FEE_ACTIONS, 'Other');
     for (let v = 0; v < versionCount; v++) {
-      const isOption = this.versionFeeType[v] !== 0;
+      const isOption = this.versionFeeType[v] !== FEE_TYPE_EQUITY;
       for (let i = this.versionStart[v]!; i < this.versionStart[v + 1]!; i++) {
         this.recordVersion[i] = v;
         let category = random.pick(CATEGORY_WEIGHTS);

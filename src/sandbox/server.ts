@@ -5,7 +5,7 @@ import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js
 import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
 import { SANDBOX_KEYS, SCOPED_EXCHANGES } from './keys.js';
-import { FixedWindowRateLimiter } from './rate-limit.js';
+import { FixedWindowRateLimiter, type RateLimitOptions } from './rate-limit.js';
 import { detailResponse, HTML_503_BODY, type SandboxResponse } from './responses.js';
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from './limits.js';
 import { ResultsDataset } from './results-dataset.js';
@@ -19,7 +19,7 @@ export interface SandboxOptions {
   /** Same seed → same data, byte for byte. @default 1 */
   seed?: number;
   /** Rate limit: `requests` per `seconds` window, per key. Off when absent. */
-  rate?: { requests: number; seconds: number };
+  rate?: RateLimitOptions;
   /** Make the first try of about a quarter of requests fail (503 HTML, cut 200, 429). @default false */
   faults?: boolean;
   /** Delay before every response, in milliseconds. @default 0 */
@@ -29,8 +29,8 @@ export interface SandboxOptions {
 export interface RunningSandbox {
   /** e.g. http://127.0.0.1:43121 (no trailing slash) */
   url: string;
-  keys: { api_key: string; scoped_api_key: string };
-  /** The exchanges the scoped key is licensed for (2 to 5). */
+  keys: Record<keyof typeof SANDBOX_KEYS, string>;
+  /** The exchanges the scoped key is licensed for: NYSE, NASDAQ and CBOE. */
   scopedExchanges: readonly string[];
   close(): Promise<void>;
 }
@@ -124,6 +124,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       resolve();
     });
   });
+  // A failed accept (EMFILE when out of file descriptors) is emitted here and, unheard, would
+  // crash the sandbox. It costs one connection, and the server goes on listening; the sandbox
+  // has no log to write it to, so it is ignored.
+  server.on('error', () => {});
   const { port } = server.address() as AddressInfo;
 
   let closed: Promise<void> | undefined;

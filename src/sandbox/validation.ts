@@ -18,7 +18,8 @@ export class QueryReader {
 
   constructor(readonly params: URLSearchParams) {}
 
-  private last(name: string): string | undefined {
+  /** The last value of a parameter, as FastAPI reads a single-valued one; undefined when absent. */
+  last(name: string): string | undefined {
     const values = this.params.getAll(name);
     return values[values.length - 1];
   }

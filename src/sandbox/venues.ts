@@ -79,3 +79,10 @@ const VENUE_INDEX = new Map(VENUES.map((venue, index) => [venue.id, index]));
 export function venueIndexOf(id: string): number | undefined {
   return VENUE_INDEX.get(id);
 }
+
+/** The venue at a position of VENUES; a RangeError when there is none. */
+export function venueAt(index: number): Venue {
+  const venue = VENUES[index];
+  if (!venue) throw new RangeError(`no venue at ${index}`);
+  return venue;
+}

@@ -6,7 +6,8 @@ import { formatFee, formatNumber } from './format.js';
 /** A tier's maker rebate is negative by the document; a positive value would be a fee. */
 function makerRebate(value: number, target: OutputTarget): GridCell {
   if (value > 0) return { text: `fee ${formatNumber(value, target)}`, style: 'yellow' };
-  return { text: formatNumber(-value, target), style: 'green' };
+  // abs, not negation: a rebate of 0 would print as -0 on a terminal.
+  return { text: formatNumber(Math.abs(value), target), style: 'green' };
 }
 
 /** `mkt fees`: the summary, then the tiers by increasing volume, rebates shown as rebates. */

@@ -7,8 +7,21 @@ import { renderFeesView } from './fees.js';
 import { renderOrderTypesView } from './order-types.js';
 import { renderRulesView } from './rules.js';
 
-/** The view of a resource, when it has one and the body is of the shape the view reads. */
+/**
+ * The view of a resource, when it has one and the body is of the shape the view reads. The
+ * checks below cover the containers; a null or mistyped leaf (a null effective_date, a null
+ * tier) makes the view throw a TypeError, which means the same: not the view's shape.
+ */
 function render(resource: ExchangeResource, body: unknown, target: OutputTarget): string | undefined {
+  try {
+    return renderOfShape(resource, body, target);
+  } catch (error) {
+    if (error instanceof TypeError) return undefined;
+    throw error;
+  }
+}
+
+function renderOfShape(resource: ExchangeResource, body: unknown, target: OutputTarget): string | undefined {
   if (!isPlainObject(body)) return undefined;
   switch (resource) {
     case 'fees':

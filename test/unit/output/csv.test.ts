@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import { csvField } from '../../../src/output/csv.js';
-import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, useTempDir } from './helpers.js';
+import { writeDataset } from '../../../src/output/write.js';
+import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 import { useDuckDB } from '../../helpers/duckdb.js';
-
-function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
-  return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
-}
 
 /** How DuckDB is told to read our CSV: text as text, and a quoted empty string is not NULL. */
 const READ_CSV = `read_csv($1, header = true, all_varchar = true, allow_quoted_nulls = false, delim = ',', quote = '"', escape = '"')`;

@@ -67,6 +67,11 @@ describe('flattenRecord', () => {
     const record = { id: 'a', note: null, list: ['x'] };
     expect(flattenRecord(record)[0]).toBe(record);
   });
+
+  it('drops an empty array from an otherwise flat record, as from a nested one', () => {
+    expect(flattenRecord({ id: 'a', none: [] })).toEqual([{ id: 'a' }]);
+    expect(flattenRecord({ id: 'a', none: [], nested: { x: 1 } })).toEqual([{ id: 'a', 'nested.x': 1 }]);
+  });
 });
 
 describe('deriveColumns', () => {

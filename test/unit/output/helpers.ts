@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
+import type { WriteOptions } from '../../../src/output/write.js';
 
 /** A stdout stand-in that keeps what it is given, terminal or not. */
 export class MemoryStream extends Writable {
@@ -31,6 +32,11 @@ export class MemoryStream extends Writable {
   clearLine(_direction: number, callback?: () => void): boolean {
     return this.write('\u001b[2K', callback);
   }
+}
+
+/** writeDataset's options: to a memory stream, no colour, never aborted, unless overridden. */
+export function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
+  return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
 }
 
 export async function* from<T>(items: Iterable<T>): AsyncGenerator<T> {

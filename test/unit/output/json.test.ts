@@ -1,27 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import { UsageError } from '../../../src/errors.js';
-import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, tempDir } from './helpers.js';
+import { writeDataset } from '../../../src/output/write.js';
+import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 
-function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
-  return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
-}
-
-let dir: Awaited<ReturnType<typeof tempDir>>;
-beforeEach(async () => {
-  dir = await tempDir();
-});
-afterEach(async () => {
-  await dir.remove();
-});
+const tempDirs = useTempDir();
 
 describe('json', () => {
   it('round-trips every awkward record exactly through a file', async () => {
     const records = awkwardResults();
-    const path = join(dir.path, 'results.json');
+    const path = join(tempDirs.current.path, 'results.json');
     const written = await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
     expect(written).toEqual({ format: 'json', records: records.length, path });
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(records);
@@ -80,7 +70,7 @@ describe('json', () => {
 describe('ndjson', () => {
   it('writes one record per line, each parsing back to the record', async () => {
     const records = awkwardResults();
-    const path = join(dir.path, 'results.ndjson');
+    const path = join(tempDirs.current.path, 'results.ndjson');
     await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
     const text = await readFile(path, 'utf8');
     expect(text.endsWith('\n')).toBe(true);

@@ -6,13 +6,9 @@ import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { MalformedResponseError } from '../../../src/errors.js';
 import { PARQUET_ROW_GROUP_ROWS } from '../../../src/output/parquet.js';
-import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, useTempDir } from './helpers.js';
+import { writeDataset } from '../../../src/output/write.js';
+import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 import { useDuckDB } from '../../helpers/duckdb.js';
-
-function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
-  return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
-}
 
 async function writeResults(path: string, records: readonly FeeScheduleResult[], select?: string[]): Promise<void> {
   await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path }));
@@ -195,7 +191,7 @@ describe('parquet', () => {
     const path = join(tempDirs.current.path, 'broken.parquet');
     const broken = { ...record, scraped_time: 'yesterday' };
     await expect(writeResults(path, [broken as FeeScheduleResult])).rejects.toThrow(MalformedResponseError);
-    await expect(writeResults(path, [{ ...record, id: null } as unknown as FeeScheduleResult])).rejects.toThrow(/record 1 to Parquet: id is null/);
+    await expect(writeResults(path, [{ ...record, id: null } as unknown as FeeScheduleResult])).rejects.toThrow(/row 1 to Parquet: id is null/);
     expect(await tempDirs.current.files()).toEqual([]);
   });
 

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../../src/io/progress.js';
 import { MemoryStream } from './helpers.js';
 
+/** What MemoryStream.clearLine writes: the escape that erases the spinner's line. */
+const CLEAR_LINE = '\u001b[2K';
+
 describe('createProgress', () => {
   it('prints nothing at all when disabled, not even the summary', async () => {
     const stderr = new MemoryStream(false);
@@ -27,8 +30,10 @@ describe('createProgress', () => {
     const stderr = new MemoryStream(true, 80);
     const progress = await createProgress({ stream: stderr, enabled: true, color: false });
     progress.update({ page: 1, records: 100 });
+    const beforeFail = stderr.text().length;
     progress.fail();
     expect(stderr.text()).toContain('page 1 · 100 records');
+    expect(stderr.text().slice(beforeFail)).toContain(CLEAR_LINE);
     expect(stderr.text()).not.toMatch(/records from/);
   });
 });

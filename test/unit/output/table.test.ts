@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import type { OutputTarget } from '../../../src/output/exporter.js';
-import { fitColumnWidths } from '../../../src/output/grid.js';
+import { cellText, fitColumnWidths } from '../../../src/output/grid.js';
 import { displayWidth, truncateToWidth } from '../../../src/output/text-width.js';
 import { renderExchangeView } from '../../../src/output/views/index.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
@@ -154,5 +154,28 @@ describe('exchange views', () => {
     expect(await view('historical', [FEES])).toEqual({ rendered: false, text: '' });
     expect(await view('fees', { exchange: 'NYSE' })).toEqual({ rendered: false, text: '' });
     expect(await view('orderTypes', RULES)).toEqual({ rendered: false, text: '' });
+  });
+});
+
+describe('exchange views, when the body is not quite of their shape', () => {
+  it.each([
+    ['fees', { ...FEES, effective_date: null }],
+    ['fees', { ...FEES, fee_schedule: { ...FEES.fee_schedule, tier_thresholds: { tier_1: null } } }],
+    ['rules', { ...RULES, rules: { ...RULES.rules, trading_hours: { ...RULES.rules.trading_hours, regular: null } } }],
+    ['orderTypes', { ...ORDER_TYPES, order_types: [null] }],
+  ] as const)('%s with a null leaf falls back to the generic table', async (resource, body) => {
+    expect(await view(resource, body, { isTTY: true, width: 100 })).toEqual({ rendered: false, text: '' });
+  });
+
+  it('fees on a terminal: a maker rebate of 0 shows as 0, not -0', async () => {
+    const fees = { ...FEES, fee_schedule: { ...FEES.fee_schedule, tier_thresholds: { tier_1: { volume: 1, maker_rebate: 0 } } } };
+    const { text } = await view('fees', fees, { isTTY: true, width: 100 });
+    expect(text).toMatch(/│ tier_1\s+│\s+1 │\s+0 │/);
+  });
+});
+
+describe('cellText', () => {
+  it('defuses C0 and C1 control characters, the one-character CSI U+009B included', () => {
+    expect(cellText('a\u001b[31mb\u0085c\u009b31md\u009fe\u00a0f')).toBe('a\uFFFD[31mb\uFFFDc\uFFFD31md\uFFFDe\u00a0f');
   });
 });
