@@ -12,7 +12,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write(`mkt: cannot write to standard output: ${error.message}\n`);
     process.exit(1);
   });
-  const { run } = await import('../dist/main.js');
-  const { processDeps } = await import('../dist/deps.js');
+  const { run } = await import('../dist/bundle/main.js');
+  const { processDeps } = await import('../dist/bundle/deps.js');
   process.exitCode = await run(args, processDeps());
 }
