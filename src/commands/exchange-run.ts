@@ -1,7 +1,7 @@
 import type { Context } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
 import type { JsonObject } from '../output/exporter.js';
-import { writeDataset } from '../output/write.js';
+import { stdoutTarget, writeDataset } from '../output/write.js';
 import { asyncIterable, outputOptions } from './output-options.js';
 import { renderExchangeView } from '../output/views/index.js';
 
@@ -12,15 +12,14 @@ export interface ExchangeRequest {
 }
 
 export async function runExchangeCommand(context: Context, request: ExchangeRequest): Promise<void> {
-  const { deps, globals } = context;
+  const { globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   const client = await context.client();
   const body = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
 
   if (output.format === 'table' && !globals.output && !globals.columns) {
-    const target = { stream: deps.stdout, isTTY: deps.stdout.isTTY === true, color: context.stdoutColor, width: deps.stdout.columns };
-    if (await renderExchangeView(request.resource, body, target)) return;
+    if (await renderExchangeView(request.resource, body, stdoutTarget(output))) return;
   }
 
   // The historical body's shape is not documented: an array stays an array, anything else one object.

@@ -3,7 +3,7 @@ import type { Context } from '../context.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../http/pagination.js';
 import { createProgress } from '../io/progress.js';
-import { validateColumns, writeDataset } from '../output/write.js';
+import { writeDataset } from '../output/write.js';
 import { outputOptions } from './output-options.js';
 import type { ResultsRequest } from './results.js';
 
@@ -23,7 +23,6 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
-  if (globals.columns) validateColumns(globals.columns, FEE_SCHEDULE_RESULT_FIELDS);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
   // A long walk allocates fast while its live data stays small, and V8 sizes the heap by the

@@ -18,7 +18,7 @@ import {
   UsageError,
 } from '../errors.js';
 import { VERSION } from '../version.js';
-import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, isRetryable, retryDelayMs, type RetryPolicy, serverDelayMs } from './retry.js';
 import { type RawResponse, sendOnce } from './send.js';
 import { RateGate } from './rate-gate.js';
 import { checkBaseUrl } from './base-url.js';
@@ -37,7 +37,6 @@ export interface ClientRuntime {
 
 /** The service's endpoints, over one keep-alive pool, with auth, retries and typed errors. */
 export interface ServiceClient {
-  readonly origin: string;
   /** GET /api/v1/exchanges/{exchange}/{resource}: the body as the service sent it. */
   fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
   /** GET /api/v1/fee-schedule-results: one page. */
@@ -67,12 +66,6 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
     signal: runtime.signal,
   });
 
-  /** The server's Retry-After, within the policy's longest wait. */
-  function retryAfterMs(value: string): number | undefined {
-    const delay = parseRetryAfter(value, runtime.deps.now());
-    return delay === undefined ? undefined : Math.min(delay, policy.maxDelayMs);
-  }
-
   /** One request through the rate gate, which learns from every answer. */
   async function send(target: URL, scheme: AuthScheme): Promise<RawResponse> {
     await gate.acquire().catch(() => {
@@ -93,7 +86,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
       const throttled = response?.status === 429 || response?.status === 503;
       gate.release({
         remaining: Number.isFinite(remaining) ? remaining : undefined,
-        retryAfterMs: throttled && retryAfter !== undefined ? retryAfterMs(retryAfter) : undefined,
+        retryAfterMs: throttled ? serverDelayMs(retryAfter, policy, runtime.deps.now()) : undefined,
       });
     }
   }
@@ -171,8 +164,6 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
   }
 
   return {
-    origin: baseUrl.origin,
-
     async fetchExchangeResource(exchange, resource, query = {}) {
       try {
         return await getJson(exchangePath(exchange, resource), new URLSearchParams(query), 'bearer');

@@ -2,14 +2,8 @@ import type { ResultsQuery } from '../api/filters.js';
 import { PAGE_SIZE } from '../api/filters.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
 import { MktError } from '../errors.js';
+import type { ProgressState } from '../io/progress.js';
 import type { ServiceClient } from './client.js';
-
-export interface WalkProgress {
-  /** Pages received so far. */
-  page: number;
-  totalPages: number;
-  records: number;
-}
 
 export interface WalkOptions {
   /** Walk every page; otherwise stop after the first unless `limit` needs more. */
@@ -24,7 +18,7 @@ export interface WalkOptions {
   /** Accept a walk whose total changes or does not add up, with a warning, instead of failing. */
   allowDrift?: boolean;
   warn: (message: string) => void;
-  onPage?: (progress: WalkProgress) => void;
+  onPage?: (progress: ProgressState) => void;
 }
 
 const DEFAULT_CONCURRENCY = 4;

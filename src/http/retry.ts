@@ -49,10 +49,16 @@ export function retryDelayMs(
   now: number,
   random: () => number = Math.random,
 ): number {
-  const serverDelay = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, now);
-  if (serverDelay !== undefined) return Math.min(serverDelay, policy.maxDelayMs);
+  const serverDelay = serverDelayMs(retryAfter, policy, now);
+  if (serverDelay !== undefined) return serverDelay;
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** The server's `Retry-After` in milliseconds from now, within the policy's longest wait. */
+export function serverDelayMs(retryAfter: string | undefined, policy: RetryPolicy, now: number): number | undefined {
+  const delay = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, now);
+  return delay === undefined ? undefined : Math.min(delay, policy.maxDelayMs);
 }
 
 /** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */

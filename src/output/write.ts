@@ -6,8 +6,6 @@ import type { Dataset, Exporter, Format, JsonObject, OutputTarget } from './expo
 import { validateColumns } from './columns.js';
 import { isBrokenPipe } from './sink.js';
 
-export { validateColumns };
-
 /** How and where `writeDataset` writes. */
 export interface WriteOptions {
   /**
@@ -91,6 +89,12 @@ async function* countedRecords(
   }
 }
 
+/** Standard output as exporters and views see it: a terminal of some width, or not. */
+export function stdoutTarget(options: Pick<WriteOptions, 'stdout' | 'color'>): OutputTarget {
+  const { stdout, color } = options;
+  return { stream: stdout, isTTY: stdout.isTTY === true, color, width: stdout.columns };
+}
+
 /**
  * Writes a dataset in the resolved format to stdout, or to `outputPath` whole or not at all
  * (see writeAtomically). Records are pulled as the sink takes them. A reader of stdout that
@@ -108,7 +112,7 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
 
   try {
     if (outputPath === undefined) {
-      await run({ stream: stdout, isTTY: stdout.isTTY === true, color: options.color, width: stdout.columns });
+      await run(stdoutTarget(options));
       return { format, records };
     }
     await writeAtomically(outputPath, (stream) => run({ stream, isTTY: false, color: false }));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } from '../../../src/errors.js';
-import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs } from '../../../src/http/retry.js';
+import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs, serverDelayMs } from '../../../src/http/retry.js';
 
 const url = 'https://api.example.test/api/v1/fee-schedule-results';
 const status = (code: number) => new HttpStatusError(code, '', url, null);
@@ -26,6 +26,12 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('Sat, 21 Nov 2026 12:00:05 GMT', now)).toBe(5000);
     expect(parseRetryAfter('Sat, 21 Nov 2026 11:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
+  });
+  it('is capped at the longest wait wherever it is read (backoff and rate gate alike)', () => {
+    expect(serverDelayMs('3600', DEFAULT_RETRY_POLICY, now)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs);
+    expect(serverDelayMs('2', DEFAULT_RETRY_POLICY, now)).toBe(2000);
+    expect(serverDelayMs(undefined, DEFAULT_RETRY_POLICY, now)).toBeUndefined();
+    expect(serverDelayMs('soon', DEFAULT_RETRY_POLICY, now)).toBeUndefined();
   });
   it('is honoured over backoff, within the cap', () => {
     expect(retryDelayMs(1, '2', DEFAULT_RETRY_POLICY, now)).toBe(2000);
