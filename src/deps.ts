@@ -16,7 +16,11 @@ export interface Deps {
 
 export function processDeps(): Deps {
   return {
-    stdin: process.stdin,
+    // A getter: touching process.stdin sets up a stream (and, on a pipe, a socket), which only
+    // `auth login` needs. Every other command would pay for it at start-up.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent } from 'undici';
+import { Agent } from './undici.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { Deps } from '../deps.js';
 import type { Logger } from '../io/log.js';

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { request } from './undici.js';
 import { abortReason, NetworkError, TimeoutError } from '../errors.js';
 
 export interface SendOptions {
@@ -23,7 +24,7 @@ export async function sendOnce(dispatcher: Dispatcher, options: SendOptions): Pr
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = AbortSignal.any([options.signal, timeout]);
   try {
-    const response = await dispatcher.request({
+    const response = await request(dispatcher, {
       origin: options.url.origin,
       path: `${options.url.pathname}${options.url.search}`,
       method: 'GET',

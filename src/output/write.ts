@@ -1,7 +1,6 @@
 import { extname } from 'node:path';
 import type { OutputStream } from '../deps.js';
 import { abortReason, UsageError } from '../errors.js';
-import { writeAtomically } from './atomic-file.js';
 import type { Dataset, Exporter, Format, JsonObject, OutputTarget } from './exporter.js';
 import { validateColumns } from './columns.js';
 import { isBrokenPipe } from './sink.js';
@@ -115,6 +114,7 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
       await run(stdoutTarget(options));
       return { format, records };
     }
+    const { writeAtomically } = await import('./atomic-file.js');
     await writeAtomically(outputPath, (stream) => run({ stream, isTTY: false, color: false }));
     return { format, records, path: outputPath };
   } catch (error) {
