@@ -85,7 +85,7 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
 async function countReachableResults(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
   const client = await context.createClient({ ...settings, apiKey, keySource: 'stored' });
   try {
-    return (await client.fetchResultsPage({ page_size: 1 })).total_records;
+    return (await client.fetchResultsPage({ page_size: 1 })).page.total_records;
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     throw new AuthError(error.message, { hint: 'Nothing was stored. Check the key and try again.', cause: error });

@@ -1,8 +1,8 @@
 import type { Context } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
-import type { JsonObject } from '../output/exporter.js';
+import { inOneBatch, type JsonObject } from '../output/exporter.js';
 import { stdoutTarget, writeDataset } from '../output/write.js';
-import { asyncIterable, outputOptions } from './output-options.js';
+import { outputOptions } from './output-options.js';
 import { renderExchangeView } from '../output/views/index.js';
 
 export interface ExchangeRequest {
@@ -24,7 +24,7 @@ export async function runExchangeCommand(context: Context, request: ExchangeRequ
 
   // The historical body's shape is not documented: an array stays an array, anything else one object.
   const dataset = Array.isArray(body)
-    ? { shape: 'list' as const, records: asyncIterable(body as JsonObject[]) }
-    : { shape: 'object' as const, records: asyncIterable([body as JsonObject]) };
+    ? { shape: 'list' as const, batches: inOneBatch(body as JsonObject[]) }
+    : { shape: 'object' as const, batches: inOneBatch([body as JsonObject]) };
   await writeDataset({ ...dataset, select: globals.columns }, output);
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextFor } from '../program.js';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
-import type { JsonObject } from '../output/exporter.js';
+import { inOneBatch, type JsonObject } from '../output/exporter.js';
 import { addExamples } from '../completion/command-examples.js';
 
 /** One row per results flag that takes a fixed set of values. */
@@ -16,9 +16,9 @@ export function registerFiltersCommand(program: Command, contextFor: ContextFor)
     .action(async (_flags: unknown, self: Command) => {
       const context = contextFor(self);
       const { writeDataset } = await import('../output/write.js');
-      const { asyncIterable, outputOptions } = await import('./output-options.js');
+      const { outputOptions } = await import('./output-options.js');
       await writeDataset(
-        { shape: 'list', records: asyncIterable(filterRows()), select: context.globals.columns },
+        { shape: 'list', batches: inOneBatch(filterRows()), select: context.globals.columns },
         outputOptions(context, (await context.settings()).defaultFormat),
       );
     });

@@ -18,7 +18,3 @@ export function outputOptions(context: Context, defaultFormat?: Format): WriteOp
   return { ...options, format: resolveFormat(options) };
 }
 
-/** An array as the async iterable a Dataset takes. */
-export async function* asyncIterable<T>(values: Iterable<T>): AsyncGenerator<T> {
-  yield* values;
-}

@@ -37,7 +37,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   });
   const startedAt = deps.now();
   let pages = 0;
-  const records = walkResults(client, request.query, {
+  const batches = walkResults(client, request.query, {
     all: request.all,
     limit: request.limit,
     allowDrift: request.allowDrift,
@@ -51,7 +51,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     const written = await writeDataset(
       {
         shape: 'list',
-        records,
+        batches,
         columns: FEE_SCHEDULE_RESULT_FIELDS,
         select: globals.columns,
         tableColumns: RESULTS_TABLE_COLUMNS,

@@ -39,9 +39,21 @@ export interface ClientRuntime {
 export interface ServiceClient {
   /** GET /api/v1/exchanges/{exchange}/{resource}: the body as the service sent it. */
   fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
-  /** GET /api/v1/fee-schedule-results: one page. */
-  fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage>;
+  /** GET /api/v1/fee-schedule-results: one page, and the body it was parsed from. */
+  fetchResultsPage(query: ResultsQuery): Promise<ResultsPageResponse>;
   close(): Promise<void>;
+}
+
+export interface ResultsPageResponse {
+  page: FeeScheduleResultsPage;
+  /** The body as the service sent it: UTF-8 JSON. */
+  body: Buffer;
+}
+
+/** A 2xx answer: the body parsed, and as sent. */
+interface JsonResponse {
+  json: unknown;
+  body: Buffer;
 }
 
 type AuthScheme = 'bearer' | 'results-key';
@@ -112,7 +124,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
   }
 
   /** One try: follows same-origin redirects, refuses to take the key to another origin. */
-  async function tryOnce(url: URL, scheme: AuthScheme, attempt: number): Promise<unknown> {
+  async function tryOnce(url: URL, scheme: AuthScheme, attempt: number): Promise<JsonResponse> {
     let target = url;
     for (let redirects = 0; ; redirects++) {
       logRequest(target, scheme, attempt);
@@ -135,7 +147,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
     }
   }
 
-  async function getJson(path: string, search: URLSearchParams, scheme: AuthScheme): Promise<unknown> {
+  async function getJson(path: string, search: URLSearchParams, scheme: AuthScheme): Promise<JsonResponse> {
     const url = new URL(`${baseUrl.pathname.replace(/\/$/, '')}${path}`, baseUrl);
     url.search = search.toString();
     for (let attempt = 1; ; attempt++) {
@@ -166,7 +178,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
   return {
     async fetchExchangeResource(exchange, resource, query = {}) {
       try {
-        return await getJson(exchangePath(exchange, resource), new URLSearchParams(query), 'bearer');
+        return (await getJson(exchangePath(exchange, resource), new URLSearchParams(query), 'bearer')).json;
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw error;
         if (error.status === 401) throw rejectedKey();
@@ -189,16 +201,16 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
     },
 
     async fetchResultsPage(query) {
-      let body: unknown;
+      let response: JsonResponse;
       try {
-        body = await getJson(RESULTS_PATH, toResultsSearchParams(query), 'results-key');
+        response = await getJson(RESULTS_PATH, toResultsSearchParams(query), 'results-key');
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw error;
         if (error.status === 401) throw rejectedKey();
         if (error.status === 403) throw new AuthError('your key is not licensed for these results (403)');
         throw withServiceDetail(error);
       }
-      return checkResultsPage(body, baseUrl.host);
+      return { page: checkResultsPage(response.json, baseUrl.host), body: response.body };
     },
 
     close: () => agent.close(),
@@ -209,12 +221,15 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
 /** A 2xx body is JSON or the try failed; other statuses become HttpStatusError. */
-function parseResponse(response: RawResponse, url: URL): unknown {
-  let body: unknown = response.body;
+function parseResponse(response: RawResponse, url: URL): JsonResponse {
+  const bom = response.body.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0;
+  let body: unknown = response.body.toString('utf8', bom);
   let isJson = false;
   try {
-    body = JSON.parse(response.body);
+    body = JSON.parse(body as string);
     isJson = true;
   } catch {
     // kept as text: error pages are often HTML
@@ -223,7 +238,7 @@ function parseResponse(response: RawResponse, url: URL): unknown {
     if (!isJson) {
       throw new MalformedResponseError(`${url.host} answered ${response.status} with a body that is not JSON (or is cut short)`);
     }
-    return body;
+    return { json: body, body: response.body };
   }
   throw new HttpStatusError(response.status, response.statusText, url.href, body, {
     retryAfter: headerValue(response.headers['retry-after']),

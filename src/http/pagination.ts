@@ -1,9 +1,11 @@
 import type { ResultsQuery } from '../api/filters.js';
 import { PAGE_SIZE } from '../api/filters.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
+import type { FeeScheduleResult } from '../api/types.js';
 import { MktError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
-import type { ServiceClient } from './client.js';
+import type { RecordBatch, SourceJson } from '../output/exporter.js';
+import type { ResultsPageResponse, ServiceClient } from './client.js';
+import { compactElementSpans } from './json-spans.js';
 
 export interface WalkOptions {
   /** Walk every page; otherwise stop after the first unless `limit` needs more. */
@@ -30,22 +32,34 @@ class DriftError extends MktError {
 }
 
 /**
+ * The JSON of the records of `page.data` at `kept` (indexes), as the body holds it; undefined
+ * unless the body's layout is understood and every record in it is compact.
+ */
+function sourceOf({ page, body }: ResultsPageResponse, kept: readonly number[]): SourceJson | undefined {
+  const all = compactElementSpans(body, 'data');
+  if (all === undefined || all.length !== page.data.length * 2) return undefined;
+  const spans = kept.length === page.data.length ? all : kept.flatMap((index) => [all[2 * index] as number, all[2 * index + 1] as number]);
+  return { bytes: body, spans };
+}
+
+/**
  * The records of the results endpoint, as the document's pagination rules say: pages
- * 0 … total_pages − 1 at one page size. A few pages are in flight at once, but records are
- * yielded in page order as each page arrives, so a consumer writes them before later pages
- * are fetched and at most `concurrency` pages are held. Records are deduplicated by id, and
- * a total that changes or does not add up fails the walk rather than yielding a short one.
+ * 0 … total_pages − 1 at one page size. A few pages are in flight at once, but each page's
+ * records are yielded, in page order, as it arrives, so a consumer writes them before later
+ * pages are fetched and at most `concurrency` pages are held. Records are deduplicated by id,
+ * and a total that changes or does not add up fails the walk rather than yielding a short one.
  */
 export async function* walkResults(
   client: ServiceClient,
   query: ResultsQuery,
   options: WalkOptions,
-): AsyncGenerator<FeeScheduleResult> {
+): AsyncGenerator<RecordBatch<FeeScheduleResult>> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const firstPage = query.page_number ?? 0;
   const fetchPage = (pageNumber: number) => client.fetchResultsPage({ ...query, page_number: pageNumber });
 
-  const first = await fetchPage(firstPage);
+  const firstResponse = await fetchPage(firstPage);
+  const first = firstResponse.page;
   const expectedTotal = first.total_records;
   const pageSize = query.page_size ?? PAGE_SIZE.default;
   const pagesForLimit = options.limit === undefined ? 1 : Math.ceil(options.limit / pageSize);
@@ -60,7 +74,7 @@ export async function* walkResults(
     driftReported = true;
   };
 
-  const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>();
+  const inFlight = new Map<number, Promise<ResultsPageResponse>>();
   let nextToRequest = firstPage + 1;
   const requestAhead = () => {
     while (nextToRequest <= lastPage && inFlight.size < (options.concurrency ?? DEFAULT_CONCURRENCY)) {
@@ -73,21 +87,28 @@ export async function* walkResults(
 
   for (let pageNumber = firstPage; ; pageNumber++) {
     requestAhead();
-    let page = first;
+    let response = firstResponse;
     if (pageNumber !== firstPage) {
-      page = await (inFlight.get(pageNumber) as Promise<FeeScheduleResultsPage>);
+      response = await (inFlight.get(pageNumber) as Promise<ResultsPageResponse>);
       inFlight.delete(pageNumber);
     }
+    const { page } = response;
     pagesReceived++;
     if (page.total_records !== expectedTotal) {
       drift(`total_records changed from ${expectedTotal} to ${page.total_records} during the walk (page ${pageNumber})`);
     }
-    for (const record of page.data) {
-      if (seen.size >= limit) return;
+    const records: FeeScheduleResult[] = [];
+    const kept: number[] = [];
+    let index = 0;
+    for (; index < page.data.length && seen.size < limit; index++) {
+      const record = page.data[index] as FeeScheduleResult;
       if (seen.has(record.id)) continue;
       seen.add(record.id);
-      yield record;
+      records.push(record);
+      kept.push(index);
     }
+    if (records.length > 0) yield { records, source: () => sourceOf(response, kept) };
+    if (index < page.data.length) return; // --limit reached within the page
     options.onPage?.({ page: pagesReceived, totalPages: lastPage - firstPage + 1, records: seen.size });
     if (pageNumber >= lastPage || seen.size >= limit) break;
   }

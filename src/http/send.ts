@@ -15,8 +15,8 @@ export interface RawResponse {
   status: number;
   statusText: string;
   headers: Record<string, string | string[] | undefined>;
-  /** The whole body as text. */
-  body: string;
+  /** The whole body, as sent. */
+  body: Buffer;
 }
 
 /** One GET, body read in full. Failures come back as MktErrors naming the host. */
@@ -31,7 +31,8 @@ export async function sendOnce(dispatcher: Dispatcher, options: SendOptions): Pr
       headers: options.headers,
       signal,
     });
-    const body = await response.body.text();
+    const bytes = await response.body.bytes();
+    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return {
       status: response.statusCode,
       statusText: STATUS_CODES[response.statusCode] ?? '',

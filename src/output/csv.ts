@@ -20,19 +20,21 @@ export function csvField(value: unknown): string {
 /** `csv`: a header row of column names, then one row per flattened record; CRLF after each. */
 export const csvExporter: Exporter = {
   async write(dataset, target) {
-    const { columns, records } = await tabulate(dataset);
+    const { columns, batches } = await tabulate(dataset);
     const names = columns.map((column) => column.name);
     const sink = new ChunkSink(target.stream);
     try {
       if (names.length > 0) sink.write(`${names.map(csvField).join(',')}\r\n`);
-      for await (const record of records) {
+      for await (const { records } of batches) {
         let text = '';
-        for (const row of flattenRecord(record)) {
-          for (let index = 0; index < names.length; index++) {
-            if (index > 0) text += ',';
-            text += csvField(row[names[index] as string]);
+        for (const record of records) {
+          for (const row of flattenRecord(record)) {
+            for (let index = 0; index < names.length; index++) {
+              if (index > 0) text += ',';
+              text += csvField(row[names[index] as string]);
+            }
+            text += '\r\n';
           }
-          text += '\r\n';
         }
         const wait = sink.write(text);
         if (wait) await wait;

@@ -15,6 +15,23 @@ export interface Column {
   nullable: boolean;
 }
 
+/** Records as the service sent them: UTF-8 JSON, each record one compact span of `bytes`. */
+export interface SourceJson {
+  bytes: Buffer;
+  /** [start, end) of each record in `bytes`, in order: [start₀, end₀, start₁, end₁, …]. */
+  spans: readonly number[];
+}
+
+/** Records that arrive together: one page of results, or the whole of a small answer. */
+export interface RecordBatch<Item extends object = object> {
+  records: readonly Item[];
+  /**
+   * The same records' JSON as the service sent it, when that is known and compact; the JSON
+   * formats write it as it is rather than serializing each record again. Worked out on demand.
+   */
+  source?: () => SourceJson | undefined;
+}
+
 /**
  * What a command hands to an exporter. `Item` is `object` for callers, so that service types
  * declared as interfaces (which have no index signature) fit; exporters get `JsonObject`s.
@@ -25,8 +42,8 @@ export interface Dataset<Item extends object = object> {
    * `object`: exactly one record, written as the object itself (the exchange commands).
    */
   shape: 'list' | 'object';
-  /** The objects as the service sent them, in order. Pulled lazily: pages stream through. */
-  records: AsyncIterable<Item>;
+  /** The objects as the service sent them, in order, a batch at a time. Pulled lazily: pages stream through. */
+  batches: AsyncIterable<RecordBatch<Item>>;
   /**
    * Columns of the flattened rows when known ahead (results: the document's fields, in order).
    * When absent, tabular formats derive them by flattening the records.
@@ -51,4 +68,9 @@ export interface OutputTarget {
 /** One per format. Writes every record, in order, respecting the stream's backpressure. */
 export interface Exporter {
   write(dataset: Dataset<JsonObject>, target: OutputTarget): Promise<void>;
+}
+
+/** Records already in hand, as a dataset's batches. */
+export async function* inOneBatch<Item extends object>(records: readonly Item[]): AsyncGenerator<RecordBatch<Item>> {
+  yield { records };
 }

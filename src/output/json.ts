@@ -1,29 +1,42 @@
 import type { Exporter } from './exporter.js';
 import { ChunkSink } from './sink.js';
-import { selectedRecords } from './selected-records.js';
+import { selectedBatches } from './selected-batches.js';
+import { joinSource } from './source-json.js';
+
+const OPEN = '[\n  ';
+const BETWEEN = ',\n  ';
+const OPEN_BYTES = Buffer.from(OPEN);
+const BETWEEN_BYTES = Buffer.from(BETWEEN);
+const NONE = Buffer.alloc(0);
 
 /**
  * `json`. A list is an array streamed one compact record per line, indented by two spaces, so
- * that it reads as well as it greps; `[]` when empty. An object is written whole, pretty-printed.
+ * that it reads as well as it greps; `[]` when empty. Records whose compact JSON the service
+ * sent are written as it sent them. An object is written whole, pretty-printed.
  */
 export const jsonExporter: Exporter = {
   async write(dataset, target) {
     const sink = new ChunkSink(target.stream);
     try {
-      const records = selectedRecords(dataset);
+      const batches = selectedBatches(dataset);
       if (dataset.shape === 'object') {
-        for await (const record of records) {
-          sink.write(`${JSON.stringify(record, null, 2)}\n`);
+        for await (const { records } of batches) {
+          if (records.length === 0) continue;
+          sink.write(`${JSON.stringify(records[0], null, 2)}\n`);
           break;
         }
       } else {
-        let separator = '[\n  ';
-        for await (const record of records) {
-          const wait = sink.write(separator + JSON.stringify(record));
-          separator = ',\n  ';
+        let written = false;
+        for await (const batch of batches) {
+          if (batch.records.length === 0) continue;
+          const source = batch.source?.();
+          const wait = source
+            ? sink.write(joinSource(source, written ? BETWEEN_BYTES : OPEN_BYTES, BETWEEN_BYTES, NONE))
+            : sink.write((written ? BETWEEN : OPEN) + batch.records.map((record) => JSON.stringify(record)).join(BETWEEN));
+          written = true;
           if (wait) await wait;
         }
-        sink.write(separator === '[\n  ' ? '[]\n' : '\n]\n');
+        sink.write(written ? '\n]\n' : '[]\n');
       }
       await sink.close();
     } finally {

@@ -1,14 +1,24 @@
 import type { Exporter } from './exporter.js';
 import { ChunkSink } from './sink.js';
-import { selectedRecords } from './selected-records.js';
+import { selectedBatches } from './selected-batches.js';
+import { joinSource } from './source-json.js';
 
-/** `ndjson`: one compact JSON record per line, LF-terminated; an object is one line. */
+const NONE = Buffer.alloc(0);
+const NEWLINE = Buffer.from('\n');
+
+/**
+ * `ndjson`: one compact JSON record per line, LF-terminated; an object is one line. Records
+ * whose compact JSON the service sent are written as it sent them.
+ */
 export const ndjsonExporter: Exporter = {
   async write(dataset, target) {
     const sink = new ChunkSink(target.stream);
     try {
-      for await (const record of selectedRecords(dataset)) {
-        const wait = sink.write(`${JSON.stringify(record)}\n`);
+      for await (const batch of selectedBatches(dataset)) {
+        const source = batch.records.length > 0 ? batch.source?.() : undefined;
+        const wait = source
+          ? sink.write(joinSource(source, NONE, NEWLINE, NEWLINE))
+          : sink.write(batch.records.map((record) => `${JSON.stringify(record)}\n`).join(''));
         if (wait) await wait;
       }
       await sink.close();

@@ -81,7 +81,7 @@ function sinkWriter(sink: ChunkSink): Writer {
  */
 export const parquetExporter: Exporter = {
   async write(dataset, target) {
-    const { columns, records } = await tabulate(dataset);
+    const { columns, batches } = await tabulate(dataset);
     if (columns.length === 0) {
       throw new MktError('nothing to write as Parquet: the response has no fields', { hint: 'Use --format json.' });
     }
@@ -101,11 +101,13 @@ export const parquetExporter: Exporter = {
         for (const field of fields) field.values = [];
         size = 0;
       };
-      for await (const record of records) {
-        for (const flat of flattenRecord(record)) {
-          row++;
-          for (const field of fields) field.values.push(field.convert(flat[field.name], row));
-          if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();
+      for await (const { records } of batches) {
+        for (const record of records) {
+          for (const flat of flattenRecord(record)) {
+            row++;
+            for (const field of fields) field.values.push(field.convert(flat[field.name], row));
+            if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();
+          }
         }
       }
       if (size > 0) await writeGroup();

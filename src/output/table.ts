@@ -17,10 +17,12 @@ function tableCell(value: unknown): string {
  */
 export const tableExporter: Exporter = {
   async write(dataset, target) {
-    const { columns, records } = await tabulate(dataset, dataset.tableColumns);
+    const { columns, batches } = await tabulate(dataset, dataset.tableColumns);
     const rows: string[][] = [];
-    for await (const record of records) {
-      for (const row of flattenRecord(record)) rows.push(columns.map((column) => tableCell(row[column.name])));
+    for await (const { records } of batches) {
+      for (const record of records) {
+        for (const row of flattenRecord(record)) rows.push(columns.map((column) => tableCell(row[column.name])));
+      }
     }
     const header = columns.map((column) => ({ header: column.name, align: column.kind === 'number' ? ('right' as const) : ('left' as const) }));
     const sink = new ChunkSink(target.stream);

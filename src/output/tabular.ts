@@ -1,4 +1,4 @@
-import type { Column, Dataset, JsonObject } from './exporter.js';
+import type { Column, Dataset, JsonObject, RecordBatch } from './exporter.js';
 import { deriveColumns, validateColumns } from './columns.js';
 import { flattenRecord } from './flatten.js';
 
@@ -6,7 +6,7 @@ import { flattenRecord } from './flatten.js';
 export interface Tabular {
   columns: readonly Column[];
   /** Each record gives `flattenRecord(record)` rows. */
-  records: AsyncIterable<JsonObject> | Iterable<JsonObject>;
+  batches: AsyncIterable<RecordBatch<JsonObject>> | Iterable<RecordBatch<JsonObject>>;
 }
 
 /**
@@ -21,13 +21,14 @@ export interface Tabular {
 export async function tabulate(dataset: Dataset<JsonObject>, defaultSelect?: readonly string[]): Promise<Tabular> {
   const select = dataset.select ?? defaultSelect;
   if (dataset.columns) {
-    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, records: dataset.records };
+    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches };
   }
   const records: JsonObject[] = [];
-  for await (const record of dataset.records) records.push(record);
+  for await (const batch of dataset.batches) records.push(...batch.records);
+  const batches = [{ records }];
   if (records.length === 0 && select) {
-    return { columns: select.map((name) => ({ name, kind: 'string', nullable: true })), records };
+    return { columns: select.map((name) => ({ name, kind: 'string', nullable: true })), batches };
   }
   const derived = deriveColumns(records.flatMap(flattenRecord));
-  return { columns: select ? validateColumns(select, derived) : derived, records };
+  return { columns: select ? validateColumns(select, derived) : derived, batches };
 }

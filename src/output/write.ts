@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { OutputStream } from '../deps.js';
 import { abortReason, UsageError } from '../errors.js';
-import type { Dataset, Exporter, Format, JsonObject, OutputTarget } from './exporter.js';
+import type { Dataset, Exporter, Format, JsonObject, OutputTarget, RecordBatch } from './exporter.js';
 import { validateColumns } from './columns.js';
 import { isBrokenPipe } from './sink.js';
 
@@ -74,17 +74,17 @@ function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The dataset's records, counted, and stopped between records once the signal aborts. */
-async function* countedRecords(
-  records: AsyncIterable<object>,
+/** The dataset's batches, their records counted, stopped between batches once the signal aborts. */
+async function* countedBatches(
+  batches: AsyncIterable<RecordBatch>,
   signal: AbortSignal,
-  onRecord: () => void,
-): AsyncGenerator<JsonObject> {
-  for await (const record of records) {
+  onBatch: (records: number) => void,
+): AsyncGenerator<RecordBatch<JsonObject>> {
+  for await (const batch of batches) {
     if (signal.aborted) throw abortReason(signal);
-    onRecord();
+    onBatch(batch.records.length);
     // Parsed JSON: the service's interfaces only lack JsonObject's index signature.
-    yield record as JsonObject;
+    yield batch as RecordBatch<JsonObject>;
   }
 }
 
@@ -106,7 +106,12 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
   if (signal.aborted) throw abortReason(signal);
   const exporter = await EXPORTERS[format]();
   let records = 0;
-  const counted: Dataset<JsonObject> = { ...dataset, records: countedRecords(dataset.records, signal, () => records++) };
+  const counted: Dataset<JsonObject> = {
+    ...dataset,
+    batches: countedBatches(dataset.batches, signal, (count) => {
+      records += count;
+    }),
+  };
   const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, target), signal);
 
   try {

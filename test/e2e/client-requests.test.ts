@@ -248,6 +248,55 @@ describe('consistency of a walk', () => {
   });
 });
 
+describe('JSON formats write records as the service sent them', () => {
+  /** Two pages of results, each body laid out by `layout`; the second repeats the first's last record. */
+  const servedAs = (layout: (body: object) => string) =>
+    recorder((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page_number'));
+      const records = [
+        [{ id: 'a', fee_amount: 1.0, fee_notes: 'caf\u00e9 ｆｕｌｌ 🙂', nested: { list: [1, null] } }, { id: 'b', fee_notes: null }],
+        [{ id: 'b', fee_notes: null }, { id: 'c', fee_notes: '"quoted" \\ slash' }],
+      ];
+      const text = layout({ ...emptyResultsPage(2, page), data: records[page], total_records: 3, total_pages: 2 });
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+    });
+  const env = (url: string) => ({ env: { MKT_BASE_URL: url, MKT_API_KEY: KEY } });
+
+  it('keeps compact records byte for byte, escapes and number spellings included', async () => {
+    // The service's own spelling: \u-escapes, an escaped slash and 1.0 survive; JSON.stringify would rewrite them.
+    const server = await servedAs((body) => JSON.stringify(body).replace('café', 'caf\\u00e9').replace('"fee_amount":1', '"fee_amount":1.0').replace('\\\\ slash', '\\\\ \\/slash'));
+    const ndjson = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
+    expect(ndjson).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson.stdout).toBe(
+      '{"id":"a","fee_amount":1.0,"fee_notes":"caf\\u00e9 ｆｕｌｌ 🙂","nested":{"list":[1,null]}}\n'
+        + '{"id":"b","fee_notes":null}\n'
+        + '{"id":"c","fee_notes":"\\"quoted\\" \\\\ \\/slash"}\n',
+    );
+    const json = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], env(server.url));
+    expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
+  });
+
+  it('writes records the service spread over several lines compactly, one per line', async () => {
+    const server = await servedAs((body) => JSON.stringify(body, null, 2));
+    const ndjson = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
+    expect(ndjson).toMatchObject({ code: 0, stderr: '' });
+    expect(ndjson.stdout).toBe(
+      '{"id":"a","fee_amount":1,"fee_notes":"café ｆｕｌｌ 🙂","nested":{"list":[1,null]}}\n'
+        + '{"id":"b","fee_notes":null}\n'
+        + '{"id":"c","fee_notes":"\\"quoted\\" \\\\ slash"}\n',
+    );
+    const json = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], env(server.url));
+    expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
+  });
+
+  it('cuts records down to --columns, whatever the service sent', async () => {
+    const server = await servedAs((body) => JSON.stringify(body));
+    const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson', '--columns', 'fee_notes,id'], env(server.url));
+    expect(run.stdout).toBe('{"fee_notes":"café ｆｕｌｌ 🙂","id":"a"}\n{"fee_notes":null,"id":"b"}\n{"fee_notes":"\\"quoted\\" \\\\ slash","id":"c"}\n');
+  });
+});
+
 describe('redirects', () => {
   it('follows a redirect on the same origin, with the key', async () => {
     const server = await recorder((request, response) => {

@@ -36,7 +36,7 @@ describe('csv', () => {
   it('round-trips awkward records cell by cell through DuckDB, null and empty string apart', async () => {
     const records = awkwardResults();
     const path = join(tempDirs.current.path, 'results.csv');
-    await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
+    await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
 
     const rows = await duckdb.current.rows(`SELECT * FROM ${READ_CSV}`, [path]);
     expect(rows).toHaveLength(records.length);
@@ -50,7 +50,7 @@ describe('csv', () => {
 
   it('writes the header in the document order, UTF-8 without BOM, CRLF after each row', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'list', records: from(awkwardResults(1)), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ format: 'csv', stdout }));
+    await writeDataset({ shape: 'list', batches: from(awkwardResults(1)), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ format: 'csv', stdout }));
     const text = stdout.text();
     expect(text.startsWith(`${FEE_SCHEDULE_RESULT_FIELD_NAMES.join(',')}\r\n`)).toBe(true);
     expect(text.endsWith('\r\n')).toBe(true);
@@ -59,7 +59,7 @@ describe('csv', () => {
 
   it('writes only the header when there are no records', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'list', records: from([]), columns: FEE_SCHEDULE_RESULT_FIELDS.slice(0, 2) }, options({ format: 'csv', stdout }));
+    await writeDataset({ shape: 'list', batches: from([]), columns: FEE_SCHEDULE_RESULT_FIELDS.slice(0, 2) }, options({ format: 'csv', stdout }));
     expect(stdout.text()).toBe('id,exchange_name\r\n');
   });
 
@@ -67,7 +67,7 @@ describe('csv', () => {
     const records = awkwardResults(5);
     const path = join(tempDirs.current.path, 'some.csv');
     await writeDataset(
-      { shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee_notes', 'id'] },
+      { shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee_notes', 'id'] },
       options({ outputPath: path }),
     );
     const rows = await duckdb.current.rows(`SELECT * FROM ${READ_CSV}`, [path]);
@@ -76,7 +76,7 @@ describe('csv', () => {
 
   it('flattens a fee schedule into dotted columns', async () => {
     const path = join(tempDirs.current.path, 'fees.csv');
-    await writeDataset({ shape: 'object', records: from([FEES]) }, options({ outputPath: path }));
+    await writeDataset({ shape: 'object', batches: from([FEES]) }, options({ outputPath: path }));
     expect(await readFile(path, 'utf8')).toBe(
       'exchange,effective_date,fee_schedule.maker_fee,fee_schedule.taker_fee,' +
         'fee_schedule.tier_thresholds.tier_2.volume,fee_schedule.tier_thresholds.tier_2.maker_rebate,' +
@@ -88,7 +88,7 @@ describe('csv', () => {
   it('makes one row per order type, and --columns picks from the flattened names', async () => {
     const path = join(tempDirs.current.path, 'order-types.csv');
     await writeDataset(
-      { shape: 'object', records: from([ORDER_TYPES]), select: ['order_types.type', 'exchange', 'order_types.description'] },
+      { shape: 'object', batches: from([ORDER_TYPES]), select: ['order_types.type', 'exchange', 'order_types.description'] },
       options({ outputPath: path }),
     );
     const rows = await duckdb.current.rows(`SELECT * FROM ${READ_CSV}`, [path]);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import type { WriteOptions } from '../../../src/output/write.js';
+import type { RecordBatch } from '../../../src/output/exporter.js';
 
 /** A stdout stand-in that keeps what it is given, terminal or not. */
 export class MemoryStream extends Writable {
@@ -39,8 +40,15 @@ export function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
   return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
 }
 
-export async function* from<T>(items: Iterable<T>): AsyncGenerator<T> {
-  yield* items;
+/** Records as a dataset's batches: two to a batch, so that exporters see several. */
+export async function* from<T extends object>(items: Iterable<T>): AsyncGenerator<RecordBatch<T>> {
+  const all = [...items];
+  for (let index = 0; index < all.length; index += 2) yield { records: all.slice(index, index + 2) };
+}
+
+/** Records pulled one by one (a test's generator), each as a batch of its own. */
+export async function* batched<T extends object>(records: AsyncIterable<T>): AsyncGenerator<RecordBatch<T>> {
+  for await (const record of records) yield { records: [record] };
 }
 
 export interface TempDir {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import { UsageError } from '../../../src/errors.js';
 import { writeDataset } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
+import { awkwardResults, batched, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 
 const tempDirs = useTempDir();
 
@@ -12,34 +12,34 @@ describe('json', () => {
   it('round-trips every awkward record exactly through a file', async () => {
     const records = awkwardResults();
     const path = join(tempDirs.current.path, 'results.json');
-    const written = await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
+    const written = await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
     expect(written).toEqual({ format: 'json', records: records.length, path });
     expect(JSON.parse(await readFile(path, 'utf8'))).toEqual(records);
   });
 
   it('streams an array with one compact record per line', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'list', records: from([{ a: 1 }, { a: 'x\ny' }]) }, options({ format: 'json', stdout }));
+    await writeDataset({ shape: 'list', batches: from([{ a: 1 }, { a: 'x\ny' }]) }, options({ format: 'json', stdout }));
     expect(stdout.text()).toBe('[\n  {"a":1},\n  {"a":"x\\ny"}\n]\n');
   });
 
   it('writes [] when there are no records', async () => {
     const stdout = new MemoryStream();
-    const written = await writeDataset({ shape: 'list', records: from([]) }, options({ format: 'json', stdout }));
+    const written = await writeDataset({ shape: 'list', batches: from([]) }, options({ format: 'json', stdout }));
     expect(stdout.text()).toBe('[]\n');
     expect(written.records).toBe(0);
   });
 
   it('writes an exchange object unchanged, pretty-printed', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'object', records: from([FEES]) }, options({ format: 'json', stdout }));
+    await writeDataset({ shape: 'object', batches: from([FEES]) }, options({ format: 'json', stdout }));
     expect(stdout.text()).toBe(`${JSON.stringify(FEES, null, 2)}\n`);
   });
 
   it('projects --columns, nesting dotted names again, in the order given', async () => {
     const stdout = new MemoryStream();
     await writeDataset(
-      { shape: 'object', records: from([FEES]), select: ['fee_schedule.taker_fee', 'exchange'] },
+      { shape: 'object', batches: from([FEES]), select: ['fee_schedule.taker_fee', 'exchange'] },
       options({ format: 'json', stdout }),
     );
     expect(JSON.parse(stdout.text())).toEqual({ fee_schedule: { taker_fee: 0.003 }, exchange: 'NYSE' });
@@ -49,7 +49,7 @@ describe('json', () => {
   it('rejects an unknown column of an undeclared shape before writing anything', async () => {
     const stdout = new MemoryStream();
     await expect(
-      writeDataset({ shape: 'object', records: from([ORDER_TYPES]), select: ['order_types.kind'] }, options({ format: 'json', stdout })),
+      writeDataset({ shape: 'object', batches: from([ORDER_TYPES]), select: ['order_types.kind'] }, options({ format: 'json', stdout })),
     ).rejects.toThrow(UsageError);
     expect(stdout.text()).toBe('');
   });
@@ -61,7 +61,7 @@ describe('json', () => {
       yield* awkwardResults(1);
     }
     await expect(
-      writeDataset({ shape: 'list', records: records(), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee'] }, options({ format: 'json' })),
+      writeDataset({ shape: 'list', batches: batched(records()), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee'] }, options({ format: 'json' })),
     ).rejects.toThrow('unknown column "fee"');
     expect(pulled).toBe(0);
   });
@@ -71,7 +71,7 @@ describe('ndjson', () => {
   it('writes one record per line, each parsing back to the record', async () => {
     const records = awkwardResults();
     const path = join(tempDirs.current.path, 'results.ndjson');
-    await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
+    await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path }));
     const text = await readFile(path, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.slice(0, -1).split('\n');
@@ -81,7 +81,7 @@ describe('ndjson', () => {
 
   it('writes an exchange object on one line', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'object', records: from([ORDER_TYPES]) }, options({ format: 'ndjson', stdout }));
+    await writeDataset({ shape: 'object', batches: from([ORDER_TYPES]) }, options({ format: 'ndjson', stdout }));
     expect(stdout.text()).toBe(`${JSON.stringify(ORDER_TYPES)}\n`);
   });
 
@@ -89,7 +89,7 @@ describe('ndjson', () => {
     const records = awkwardResults(3);
     const stdout = new MemoryStream();
     await writeDataset(
-      { shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee_notes', 'id'] },
+      { shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select: ['fee_notes', 'id'] },
       options({ format: 'ndjson', stdout }),
     );
     expect(stdout.text()).toBe(records.map((record) => `${JSON.stringify({ fee_notes: record.fee_notes, id: record.id })}\n`).join(''));

@@ -26,8 +26,8 @@ const CHILD = `
 import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOK)}));
 const { writeDataset } = await import(process.env.MKT_WRITE_URL);
-async function* records() { yield { id: 'a', note: 'b' }; }
-await writeDataset({ shape: 'list', records: records() }, {
+async function* batches() { yield { records: [{ id: 'a', note: 'b' }] }; }
+await writeDataset({ shape: 'list', batches: batches() }, {
   format: process.argv[2], outputPath: process.argv[3], stdout: process.stdout, color: false, signal: new AbortController().signal,
 });
 `;

@@ -11,7 +11,7 @@ import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTemp
 import { useDuckDB } from '../../helpers/duckdb.js';
 
 async function writeResults(path: string, records: readonly FeeScheduleResult[], select?: string[]): Promise<void> {
-  await writeDataset({ shape: 'list', records: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path }));
+  await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path }));
 }
 
 const duckdb = useDuckDB();
@@ -141,7 +141,7 @@ describe('parquet', () => {
   it('makes a valid file with the schema when there are no records', async () => {
     const path = join(tempDirs.current.path, 'empty.parquet');
     const written = await writeDataset(
-      { shape: 'list', records: from([]), columns: FEE_SCHEDULE_RESULT_FIELDS },
+      { shape: 'list', batches: from([]), columns: FEE_SCHEDULE_RESULT_FIELDS },
       options({ outputPath: path }),
     );
     expect(written.records).toBe(0);
@@ -164,7 +164,7 @@ describe('parquet', () => {
 
   it('types the flattened columns of an exchange object from its values', async () => {
     const path = join(tempDirs.current.path, 'order-types.parquet');
-    await writeDataset({ shape: 'object', records: from([ORDER_TYPES]) }, options({ outputPath: path }));
+    await writeDataset({ shape: 'object', batches: from([ORDER_TYPES]) }, options({ outputPath: path }));
     const described = await duckdb.current.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described).toEqual([
       { column_name: 'exchange', column_type: 'VARCHAR' },
@@ -181,7 +181,7 @@ describe('parquet', () => {
     ]);
 
     const feesPath = join(tempDirs.current.path, 'fees.parquet');
-    await writeDataset({ shape: 'object', records: from([FEES]) }, options({ outputPath: feesPath }));
+    await writeDataset({ shape: 'object', batches: from([FEES]) }, options({ outputPath: feesPath }));
     const [fees] = await duckdb.current.rows(`SELECT "fee_schedule.maker_fee" AS maker, typeof("fee_schedule.maker_fee") AS kind FROM read_parquet($1)`, [feesPath]);
     expect(fees).toEqual({ maker: -0.002, kind: 'DOUBLE' });
   });
@@ -197,7 +197,7 @@ describe('parquet', () => {
 
   it('starts with the Parquet magic bytes when written to a pipe', async () => {
     const stdout = new MemoryStream(false);
-    await writeDataset({ shape: 'list', records: from(awkwardResults(2)), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ format: 'parquet', stdout }));
+    await writeDataset({ shape: 'list', batches: from(awkwardResults(2)), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ format: 'parquet', stdout }));
     const bytes = Buffer.concat(stdout.chunks);
     expect(bytes.subarray(0, 4).toString()).toBe('PAR1');
     expect(bytes.subarray(-4).toString()).toBe('PAR1');

@@ -12,7 +12,7 @@ const ESC = '\u001b';
 async function table(stdout: MemoryStream, overrides: Partial<WriteOptions> & { select?: string[]; tableColumns?: string[] } = {}): Promise<string> {
   const { select, tableColumns, ...rest } = overrides;
   await writeDataset(
-    { shape: 'list', records: from(awkwardResults()), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
+    { shape: 'list', batches: from(awkwardResults()), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
     { format: 'table', stdout, color: false, signal: new AbortController().signal, ...rest },
   );
   return stdout.text();
@@ -61,7 +61,7 @@ describe('table', () => {
 
   it('flattens order types into one row each', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'object', records: from([ORDER_TYPES]) }, { format: 'table', stdout, color: false, signal: new AbortController().signal });
+    await writeDataset({ shape: 'object', batches: from([ORDER_TYPES]) }, { format: 'table', stdout, color: false, signal: new AbortController().signal });
     const rows = stdout.text().split('\n').filter((line) => line.startsWith('│ IEX'));
     expect(rows.map((row) => row.split('│')[2]?.trim())).toEqual(['LIMIT', 'MARKET', 'FOK']);
   });

@@ -7,14 +7,15 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { InterruptedError, MktError, UsageError } from '../../../src/errors.js';
 import { FORMATS, type Format } from '../../../src/output/exporter.js';
+import type { RecordBatch } from '../../../src/output/exporter.js';
 import { PARQUET_ROW_GROUP_ROWS } from '../../../src/output/parquet.js';
 import { resolveFormat, writeDataset } from '../../../src/output/write.js';
-import { awkwardResults, from, MemoryStream, options, useTempDir } from './helpers.js';
+import { awkwardResults, batched, from, MemoryStream, options, useTempDir } from './helpers.js';
 
 const PREVIOUS = 'the previous export, which must survive\n';
 
-function results(records: AsyncIterable<FeeScheduleResult>) {
-  return { shape: 'list' as const, records, columns: FEE_SCHEDULE_RESULT_FIELDS };
+function results(batches: AsyncIterable<RecordBatch<FeeScheduleResult>>) {
+  return { shape: 'list' as const, batches, columns: FEE_SCHEDULE_RESULT_FIELDS };
 }
 
 /** Turns of the event loop until nothing moves: what the export does before it must wait. */
@@ -69,7 +70,7 @@ describe('writeDataset to a file', () => {
       yield* awkwardResults(3);
       throw new Error('the service went away');
     }
-    await expect(writeDataset(results(failing()), options({ outputPath: path, format }))).rejects.toThrow('the service went away');
+    await expect(writeDataset(results(batched(failing())), options({ outputPath: path, format }))).rejects.toThrow('the service went away');
     expect(await readFile(path, 'utf8')).toBe(PREVIOUS);
     expect(await tempDirs.current.files()).toEqual([`out.${format}`]);
   });
@@ -83,7 +84,7 @@ describe('writeDataset to a file', () => {
       controller.abort(new InterruptedError('SIGTERM'));
       await new Promise(() => {}); // a fetch that never answers
     }
-    const failure = await writeDataset(results(hanging()), options({ outputPath: path, format, signal: controller.signal })).catch((error: unknown) => error);
+    const failure = await writeDataset(results(batched(hanging())), options({ outputPath: path, format, signal: controller.signal })).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(InterruptedError);
     expect((failure as InterruptedError).message).toBe('interrupted by SIGTERM');
     expect(await readFile(path, 'utf8')).toBe(PREVIOUS);
@@ -101,7 +102,7 @@ describe('writeDataset to a file', () => {
         yield record;
       }
     }
-    await expect(writeDataset(results(records()), options({ outputPath: path, signal: controller.signal }))).rejects.toThrow(InterruptedError);
+    await expect(writeDataset(results(batched(records())), options({ outputPath: path, signal: controller.signal }))).rejects.toThrow(InterruptedError);
     expect(pulled).toBe(2);
     expect(await tempDirs.current.files()).toEqual([]);
   });
@@ -123,9 +124,9 @@ describe('writeDataset to a file', () => {
       pulled++;
       yield* awkwardResults(1);
     }
-    await expect(writeDataset(results(records()), options({ outputPath: join(tempDirs.current.path, 'missing', 'out.csv') }))).rejects.toThrow(MktError);
+    await expect(writeDataset(results(batched(records())), options({ outputPath: join(tempDirs.current.path, 'missing', 'out.csv') }))).rejects.toThrow(MktError);
     await mkdir(join(tempDirs.current.path, 'a-directory'));
-    await expect(writeDataset(results(records()), options({ outputPath: join(tempDirs.current.path, 'a-directory') }))).rejects.toThrow(UsageError);
+    await expect(writeDataset(results(batched(records())), options({ outputPath: join(tempDirs.current.path, 'a-directory') }))).rejects.toThrow(UsageError);
     expect(pulled).toBe(0);
   });
 
@@ -146,7 +147,7 @@ describe('writeDataset to stdout', () => {
       const [record] = awkwardResults(1);
       for (let index = 0; index < total; index++) yield { ...(record as FeeScheduleResult), id: String(index) };
     }
-    const written = await writeDataset(results(endless()), options({ format: 'ndjson', stdout: head.stdin }));
+    const written = await writeDataset(results(batched(endless())), options({ format: 'ndjson', stdout: head.stdin }));
     await exited;
     expect(written.format).toBe('ndjson');
     expect(written.records).toBeLessThan(total);
@@ -162,7 +163,7 @@ describe('writeDataset to stdout', () => {
         seenAtPageEnd.push(stdout.text());
       }
     }
-    await writeDataset(results(pages()), options({ format, stdout, signal: new AbortController().signal }));
+    await writeDataset(results(batched(pages())), options({ format, stdout, signal: new AbortController().signal }));
     for (const [page, text] of seenAtPageEnd.entries()) {
       expect(text).toContain(`page-${page}`);
     }
@@ -184,7 +185,7 @@ describe('writeDataset to stdout', () => {
         yield record as FeeScheduleResult;
       }
     }
-    const writing = writeDataset(results(endless()), options({ format, stdout: stuck, signal: controller.signal }));
+    const writing = writeDataset(results(batched(endless())), options({ format, stdout: stuck, signal: controller.signal }));
     await settle();
     const before = pulled;
     await settle();
