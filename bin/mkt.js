@@ -1,22 +1,24 @@
 #!/usr/bin/env node
 'use strict';
-// CommonJS (bin/package.json), so that --version is answered before Node's ES module loader
-// starts: the cheapest call a user can make costs what `node -e 0` costs.
+// CommonJS (bin/package.json), so that --version and --help are answered before Node's ES module
+// loader starts: the cheapest calls a user can make cost about what `node -e 0` costs.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = require('node:fs');
   const { join } = require('node:path');
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
-  // Node 22+ keeps compiled code between runs; Node 20 has no such cache.
-  require('node:module').enableCompileCache?.();
   // A reader that goes away (`mkt --help | head`) is not an error; data exports handle it themselves.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') return;
     process.stderr.write(`mkt: cannot write to standard output: ${error.message}\n`);
     process.exit(1);
   });
-  Promise.all([import('../dist/bundle/main.js'), import('../dist/bundle/deps.js')]).then(async ([{ run }, { processDeps }]) => {
-    process.exitCode = await run(args, processDeps());
-  });
+  if (!require('./help.js').answerHelp(args, process.stdout)) {
+    // Node 22+ keeps compiled code between runs; Node 20 has no such cache.
+    require('node:module').enableCompileCache?.();
+    Promise.all([import('../dist/bundle/main.js'), import('../dist/bundle/deps.js')]).then(async ([{ run }, { processDeps }]) => {
+      process.exitCode = await run(args, processDeps());
+    });
+  }
 }

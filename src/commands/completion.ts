@@ -55,4 +55,14 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
       const written = await writeShippedFiles(program, dir);
       contextFor(self).log.info(`Wrote ${written.join(', ')}.`);
     });
+
+  // For `npm run build`: writes the help that bin/mkt.js answers `mkt --help` from (src/help/model.ts).
+  program
+    .command('__help-model', { hidden: true })
+    .argument('<file>', 'the file to write, dist/help.json')
+    .action(async (file: string) => {
+      const { writeFile } = await import('node:fs/promises');
+      const { helpModel } = await import('../help/model.js');
+      await writeFile(file, JSON.stringify(helpModel(program)));
+    });
 }

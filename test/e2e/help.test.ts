@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allCommands } from '../../src/completion/model.js';
 import { ENVIRONMENT, EXIT_STATUS } from '../../src/completion/reference-facts.js';
 import { runMkt } from '../helpers/run-mkt.js';
+import { hasScript, runOnTerminal } from '../helpers/terminal.js';
 import { programSpec } from '../unit/completion/program.js';
 
 const program = programSpec();
@@ -75,6 +76,46 @@ describe('global options in a command’s help', () => {
   });
 });
 
+/** The command lines bin/help.js answers itself, from dist/help.json, without commander. */
+const FAST_HELP_FORMS: string[][] = [
+  ['--help'],
+  ['-h'],
+  ['help'],
+  ['help', '--help'],
+  ['help', '-h'],
+  ...commands.map((command) => [...command.path, '--help']),
+  ['results', '-h'],
+  ['auth', 'login', '-h'],
+  ...program.subcommands.map((command) => ['help', ...command.path]),
+];
+
+describe.each(FAST_HELP_FORMS.map((args) => [args.join(' '), args]))('mkt %s', (_line, args) => {
+  it("prints commander's help for it, byte for byte", async () => {
+    const fast = await runMkt(args);
+    // With --no-color after it, bin/help.js leaves the command line to commander, which ignores it.
+    const commander = await runMkt([...args, '--no-color']);
+    expect(fast.stdout).toMatch(/^Usage: mkt /);
+    expect(fast).toEqual(commander);
+  });
+});
+
+describe('a command line that only looks like a help request', () => {
+  it.each(['nope', 'constructor', 'auth login'])('`mkt %j --help` is left to commander, which shows the program help', async (name) => {
+    const run = await runMkt([name, '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await runMkt(['--help'])).stdout);
+  });
+});
+
+describe(`help on a terminal${hasScript ? '' : ' (SKIPPED: script from util-linux is not installed)'}`, () => {
+  it.skipIf(!hasScript)("is laid out at the terminal's width, as commander lays it out", async () => {
+    const fast = await runOnTerminal(['results', '--help'], { columns: 60 });
+    expect(fast).toBe(await runOnTerminal(['results', '--help', '--no-color'], { columns: 60 }));
+    expect(fast.split('\n')[2]).toMatch(/^.{41,60}$/);
+    expect(fast).not.toBe((await runMkt(['results', '--help'])).stdout);
+  });
+});
+
 const hasMan = spawnSync('sh', ['-c', 'command -v man']).status === 0;
 
 describe(`docs/mkt.1${hasMan ? '' : ' (SKIPPED: man is not installed)'}`, () => {
@@ -102,8 +143,8 @@ describe(`docs/mkt.1${hasMan ? '' : ' (SKIPPED: man is not installed)'}`, () => 
 });
 
 describe('help into a pipe that closes early', () => {
-  it('`mkt results --help | true` exits 0 with no stack trace', () => {
-    const result = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/mkt.js results --help | true`], {
+  it.each(['results --help | true', '--help | head -1'])('`mkt %s` exits 0 with no stack trace', (line) => {
+    const result = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/mkt.js ${line}`], {
       encoding: 'utf8',
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
     });

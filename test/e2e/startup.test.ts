@@ -14,7 +14,10 @@ const HEAVY_MARKERS: Record<string, string> = {
   sandbox: 'mkt-sandbox-key',
 };
 
-/** An ESM loader hook that reports every file mkt loads, on stderr. */
+/**
+ * A module to preload that reports every file mkt loads, on stderr: ES modules as they load
+ * (a loader hook), CommonJS modules and JSON files at exit (require.cache).
+ */
 function loadReporter(): string {
   const dir = mkdtempSync(join(tmpdir(), 'mkt-loads-'));
   const hook = join(dir, 'hook.mjs');
@@ -23,11 +26,29 @@ function loadReporter(): string {
     "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
   );
   const register = join(dir, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hook).href)});\n`);
+  writeFileSync(
+    register,
+    [
+      "import { createRequire, register } from 'node:module';",
+      "import { pathToFileURL } from 'node:url';",
+      `register(${JSON.stringify(pathToFileURL(hook).href)});`,
+      "process.on('exit', () => { for (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write(`LOADED ${pathToFileURL(file).href}\\n`); });",
+      '',
+    ].join('\n'),
+  );
   return register;
 }
 
-const BUNDLE = fileURLToPath(new URL('../../dist/bundle/', import.meta.url));
+/** The files that `mkt args…` loads, each once. */
+async function filesLoadedBy(args: readonly string[], register: string): Promise<string[]> {
+  const run = await runMkt(args, { env: { NODE_OPTIONS: `--import ${register}` } });
+  expect(run.code).toBe(0);
+  const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED ')).map((line) => fileURLToPath(line.slice(7)));
+  return [...new Set(loaded)];
+}
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BUNDLE = join(ROOT, 'dist/bundle/');
 
 describe('start-up loads only what the command needs', () => {
   const register = loadReporter();
@@ -37,21 +58,35 @@ describe('start-up loads only what the command needs', () => {
     for (const [module, marker] of Object.entries(HEAVY_MARKERS)) expect(sources.some((code) => code.includes(marker)), module).toBe(true);
   });
 
-  it.each([['--help'], ['--version'], ['results', '--help']])('mkt %s loads none of undici, conf, ora, the Parquet writer or the sandbox', async (...args) => {
-    const run = await runMkt(args, { env: { NODE_OPTIONS: `--import ${register}` } });
-    expect(run.code).toBe(0);
-    const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED ')).map((line) => fileURLToPath(line.slice(7)));
-    expect(loaded.length).toBeGreaterThan(0);
-    for (const file of loaded) {
-      const code = readFileSync(file, 'utf8');
-      for (const [module, marker] of Object.entries(HEAVY_MARKERS)) expect(code.includes(marker), `${file} holds ${module}`).toBe(false);
-    }
+  it.each(['--help', '--version', 'results --help', 'results --help --no-color'])(
+    'mkt %s loads none of undici, conf, ora, the Parquet writer or the sandbox',
+    async (line) => {
+      const loaded = await filesLoadedBy(line.split(' '), register);
+      expect(loaded).toContain(join(ROOT, 'bin/mkt.js'));
+      for (const file of loaded) {
+        const code = readFileSync(file, 'utf8');
+        for (const [module, marker] of Object.entries(HEAVY_MARKERS)) expect(code.includes(marker), `${file} holds ${module}`).toBe(false);
+      }
+    },
+  );
+
+  it.each(['--help', 'help results', 'results --help', 'auth login -h'])(
+    'mkt %s is answered from dist/help.json, without the bundle or commander',
+    async (line) => {
+      const loaded = await filesLoadedBy(line.split(' '), register);
+      expect(loaded).toContain(join(ROOT, 'dist/help.json'));
+      expect(loaded.filter((file) => file.startsWith(BUNDLE) || file.includes('/node_modules/'))).toEqual([]);
+    },
+  );
+
+  it('mkt results --help --no-color is left to commander in the bundle, so the check above can fail', async () => {
+    const loaded = await filesLoadedBy(['results', '--help', '--no-color'], register);
+    expect(loaded).toContain(join(BUNDLE, 'main.js'));
+    expect(loaded).not.toContain(join(ROOT, 'dist/help.json'));
   });
 
   it('a data command does load undici, so the markers are right', async () => {
-    const run = await runMkt(['--sandbox', 'fees', 'NYSE', '-f', 'json'], { env: { NODE_OPTIONS: `--import ${register}` } });
-    expect(run.code).toBe(0);
-    const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED ')).map((line) => fileURLToPath(line.slice(7)));
+    const loaded = await filesLoadedBy(['--sandbox', 'fees', 'NYSE', '-f', 'json'], register);
     const sources = loaded.map((file) => readFileSync(file, 'utf8'));
     expect(sources.some((code) => code.includes(HEAVY_MARKERS.undici as string))).toBe(true);
     expect(sources.some((code) => code.includes(HEAVY_MARKERS.sandbox as string))).toBe(true);

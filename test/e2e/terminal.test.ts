@@ -1,9 +1,9 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text-width.js';
-import { MKT_BIN, runMkt, tempConfigDir } from '../helpers/run-mkt.js';
+import { runMkt, tempConfigDir } from '../helpers/run-mkt.js';
+import { hasScript, runOnTerminal as runOnPty } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 /*
@@ -11,14 +11,6 @@ import { useSandbox } from '../helpers/sandbox.js';
  * truncation and the spinner on a terminal; plain, complete output everywhere else.
  */
 
-const hasScript = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 const onTerminal = hasScript ? it : it.skip;
 const SKIPPED = hasScript ? '' : ' (SKIPPED: script from util-linux is not installed)';
 
@@ -26,31 +18,10 @@ const sandbox = useSandbox({ records: 650 });
 const serviceEnv = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
 
 const ESC = '\u001b';
-const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** A clean environment, as a user's: no MKT_*, NO_COLOR or FORCE_COLOR unless given. */
-function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', MKT_CONFIG_DIR: tempConfigDir() };
-  for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|TERM$)/.test(name)) env[name] = value;
-  }
-  return { ...env, ...extra };
-}
-
-/**
- * Runs mkt with stdout and stderr on one pseudo-terminal `columns` wide, and returns what the
- * terminal received. Output post-processing (`\n` → `\r\n`) is off, so lines split on `\n`.
- */
-function runOnTerminal(args: string[], options: { columns: number; env?: Record<string, string> }): Promise<string> {
-  const command = `stty cols ${options.columns} rows 50 -onlcr; exec ${[process.execPath, MKT_BIN, ...args].map(quote).join(' ')}`;
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: userEnv({ ...serviceEnv(), ...options.env }) });
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`exit ${code}: ${output}`))));
-  });
-}
+/** On a pseudo-terminal, against the sandbox. */
+const runOnTerminal = (args: string[], options: { columns: number; env?: Record<string, string> }): Promise<string> =>
+  runOnPty(args, { ...options, env: { ...serviceEnv(), ...options.env } });
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
 const tableLines = (text: string): string[] => stripAnsi(text).split('\n').filter((line) => /^[┌│├└]/.test(line));

@@ -1,0 +1,38 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { MKT_BIN, tempConfigDir } from './run-mkt.js';
+
+/** util-linux `script`, which gives a command a real pseudo-terminal. */
+export const hasScript = (() => {
+  try {
+    execFileSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
+
+/** A clean environment, as a user's: no MKT_*, NO_COLOR or FORCE_COLOR unless given. */
+function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', MKT_CONFIG_DIR: tempConfigDir() };
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|TERM$)/.test(name)) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/**
+ * Runs mkt with stdout and stderr on one pseudo-terminal `columns` wide, and returns what the
+ * terminal received. Output post-processing (`\n` → `\r\n`) is off, so lines split on `\n`.
+ */
+export function runOnTerminal(args: readonly string[], options: { columns: number; env?: Record<string, string> }): Promise<string> {
+  const command = `stty cols ${options.columns} rows 50 -onlcr; exec ${[process.execPath, MKT_BIN, ...args].map(quote).join(' ')}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { env: userEnv(options.env ?? {}) });
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`exit ${code}: ${output}`))));
+  });
+}
