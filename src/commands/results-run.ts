@@ -4,6 +4,7 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../http/pagination.js';
 import { createProgress } from '../io/progress.js';
 import { writeDataset } from '../output/write.js';
+import { BYTE_STRING_FORMATS } from '../output/exporter.js';
 import { outputOptions } from './output-options.js';
 import type { ResultsRequest } from './results.js';
 
@@ -41,6 +42,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     all: request.all,
     limit: request.limit,
     allowDrift: request.allowDrift,
+    byteStrings: BYTE_STRING_FORMATS.has(output.format),
     warn: (message) => context.log.warn(message),
     onPage: (state) => {
       pages = state.page;

@@ -24,6 +24,7 @@ import { RateGate } from './rate-gate.js';
 import { checkBaseUrl } from './base-url.js';
 import { toResultsSearchParams } from './results-query.js';
 import { describeErrorBody } from './error-body.js';
+import { bodyText } from './body-text.js';
 
 export interface ClientRuntime {
   log: Logger;
@@ -39,8 +40,11 @@ export interface ClientRuntime {
 export interface ServiceClient {
   /** GET /api/v1/exchanges/{exchange}/{resource}: the body as the service sent it. */
   fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
-  /** GET /api/v1/fee-schedule-results: one page, and the body it was parsed from. */
-  fetchResultsPage(query: ResultsQuery): Promise<ResultsPageResponse>;
+  /**
+   * GET /api/v1/fee-schedule-results: one page, and the body it was parsed from. With
+   * `byteStrings`, the page's strings may be byte strings (see BodyText); the answer says.
+   */
+  fetchResultsPage(query: ResultsQuery, options?: { byteStrings?: boolean }): Promise<ResultsPageResponse>;
   close(): Promise<void>;
 }
 
@@ -48,12 +52,15 @@ export interface ResultsPageResponse {
   page: FeeScheduleResultsPage;
   /** The body as the service sent it: UTF-8 JSON. */
   body: Buffer;
+  /** The page's strings are byte strings (see BodyText). */
+  byteStrings: boolean;
 }
 
 /** A 2xx answer: the body parsed, and as sent. */
 interface JsonResponse {
   json: unknown;
   body: Buffer;
+  byteStrings: boolean;
 }
 
 type AuthScheme = 'bearer' | 'results-key';
@@ -124,7 +131,7 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
   }
 
   /** One try: follows same-origin redirects, refuses to take the key to another origin. */
-  async function tryOnce(url: URL, scheme: AuthScheme, attempt: number): Promise<JsonResponse> {
+  async function tryOnce(url: URL, scheme: AuthScheme, attempt: number, byteStrings: boolean): Promise<JsonResponse> {
     let target = url;
     for (let redirects = 0; ; redirects++) {
       logRequest(target, scheme, attempt);
@@ -143,16 +150,16 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
         target = next;
         continue;
       }
-      return parseResponse(response, target);
+      return parseResponse(response, target, byteStrings);
     }
   }
 
-  async function getJson(path: string, search: URLSearchParams, scheme: AuthScheme): Promise<JsonResponse> {
+  async function getJson(path: string, search: URLSearchParams, scheme: AuthScheme, byteStrings = false): Promise<JsonResponse> {
     const url = new URL(`${baseUrl.pathname.replace(/\/$/, '')}${path}`, baseUrl);
     url.search = search.toString();
     for (let attempt = 1; ; attempt++) {
       try {
-        return await tryOnce(url, scheme, attempt);
+        return await tryOnce(url, scheme, attempt, byteStrings);
       } catch (error) {
         if (!isRetryable(error, policy)) throw error;
         const failure = error as MktError;
@@ -200,17 +207,17 @@ export function createServiceClient(settings: ResolvedSettings, runtime: ClientR
       }
     },
 
-    async fetchResultsPage(query) {
+    async fetchResultsPage(query, options = {}) {
       let response: JsonResponse;
       try {
-        response = await getJson(RESULTS_PATH, toResultsSearchParams(query), 'results-key');
+        response = await getJson(RESULTS_PATH, toResultsSearchParams(query), 'results-key', options.byteStrings);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw error;
         if (error.status === 401) throw rejectedKey();
         if (error.status === 403) throw new AuthError('your key is not licensed for these results (403)');
         throw withServiceDetail(error);
       }
-      return { page: checkResultsPage(response.json, baseUrl.host), body: response.body };
+      return { page: checkResultsPage(response.json, baseUrl.host), body: response.body, byteStrings: response.byteStrings };
     },
 
     close: () => agent.close(),
@@ -221,12 +228,14 @@ function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-
-/** A 2xx body is JSON or the try failed; other statuses become HttpStatusError. */
-function parseResponse(response: RawResponse, url: URL): JsonResponse {
-  const bom = response.body.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0;
-  let body: unknown = response.body.toString('utf8', bom);
+/**
+ * A 2xx body is JSON or the try failed; other statuses become HttpStatusError. Only a 2xx body
+ * may be read as byte strings: an error body's text is shown to people.
+ */
+function parseResponse(response: RawResponse, url: URL, byteStrings: boolean): JsonResponse {
+  const ok = response.status >= 200 && response.status < 300;
+  const text = bodyText(response.body, byteStrings && ok);
+  let body: unknown = text.text;
   let isJson = false;
   try {
     body = JSON.parse(body as string);
@@ -234,11 +243,11 @@ function parseResponse(response: RawResponse, url: URL): JsonResponse {
   } catch {
     // kept as text: error pages are often HTML
   }
-  if (response.status >= 200 && response.status < 300) {
+  if (ok) {
     if (!isJson) {
       throw new MalformedResponseError(`${url.host} answered ${response.status} with a body that is not JSON (or is cut short)`);
     }
-    return { json: body, body: response.body };
+    return { json: body, body: response.body, byteStrings: text.byteStrings };
   }
   throw new HttpStatusError(response.status, response.statusText, url.href, body, {
     retryAfter: headerValue(response.headers['retry-after']),

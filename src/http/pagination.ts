@@ -5,6 +5,7 @@ import { MktError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { RecordBatch, SourceJson } from '../output/exporter.js';
 import type { ResultsPageResponse, ServiceClient } from './client.js';
+import { IdSet } from './id-set.js';
 import { compactElementSpans } from './json-spans.js';
 
 export interface WalkOptions {
@@ -19,6 +20,8 @@ export interface WalkOptions {
   concurrency?: number;
   /** Accept a walk whose total changes or does not add up, with a warning, instead of failing. */
   allowDrift?: boolean;
+  /** Ask for pages as byte strings (see BodyText in src/http/body-text.ts), for a format that takes them. */
+  byteStrings?: boolean;
   warn: (message: string) => void;
   onPage?: (progress: ProgressState) => void;
 }
@@ -56,7 +59,8 @@ export async function* walkResults(
 ): AsyncGenerator<RecordBatch<FeeScheduleResult>> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const firstPage = query.page_number ?? 0;
-  const fetchPage = (pageNumber: number) => client.fetchResultsPage({ ...query, page_number: pageNumber });
+  const fetchPage = (pageNumber: number) =>
+    client.fetchResultsPage({ ...query, page_number: pageNumber }, { byteStrings: options.byteStrings });
 
   const firstResponse = await fetchPage(firstPage);
   const first = firstResponse.page;
@@ -65,7 +69,7 @@ export async function* walkResults(
   const pagesForLimit = options.limit === undefined ? 1 : Math.ceil(options.limit / pageSize);
   const lastPage = options.all ? first.total_pages - 1 : Math.min(first.total_pages - 1, firstPage + pagesForLimit - 1);
 
-  const seen = new Set<string>();
+  const seen = new IdSet();
   let pagesReceived = 0;
   let driftReported = false;
   const drift = (message: string) => {
@@ -102,12 +106,11 @@ export async function* walkResults(
     let index = 0;
     for (; index < page.data.length && seen.size < limit; index++) {
       const record = page.data[index] as FeeScheduleResult;
-      if (seen.has(record.id)) continue;
-      seen.add(record.id);
+      if (!seen.add(record.id)) continue;
       records.push(record);
       kept.push(index);
     }
-    if (records.length > 0) yield { records, source: () => sourceOf(response, kept) };
+    if (records.length > 0) yield { records, source: () => sourceOf(response, kept), byteStrings: response.byteStrings };
     if (index < page.data.length) return; // --limit reached within the page
     options.onPage?.({ page: pagesReceived, totalPages: lastPage - firstPage + 1, records: seen.size });
     if (pageNumber >= lastPage || seen.size >= limit) break;

@@ -30,6 +30,20 @@ export interface RecordBatch<Item extends object = object> {
    * formats write it as it is rather than serializing each record again. Worked out on demand.
    */
   source?: () => SourceJson | undefined;
+  /**
+   * The records' strings are byte strings: each character one byte of the service's UTF-8
+   * (src/http/body-text.ts). Text built from them is written with the `latin1` encoding, which
+   * gives those bytes back. Only the formats in BYTE_STRING_FORMATS take such batches.
+   */
+  byteStrings?: boolean;
+}
+
+/** The formats that write record strings only as bytes, never measuring or re-encoding them. */
+export const BYTE_STRING_FORMATS: ReadonlySet<Format> = new Set(['json', 'ndjson', 'csv']);
+
+/** A batch's text as its bytes: `latin1` for byte strings, else UTF-8 (left to the stream). */
+export function batchText(batch: Pick<RecordBatch, 'byteStrings'>, text: string): string | Buffer {
+  return batch.byteStrings ? Buffer.from(text, 'latin1') : text;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Exporter } from './exporter.js';
+import { batchText, type Exporter } from './exporter.js';
 import { ChunkSink } from './sink.js';
 import { selectedBatches } from './selected-batches.js';
 import { joinSource } from './source-json.js';
@@ -20,9 +20,9 @@ export const jsonExporter: Exporter = {
     try {
       const batches = selectedBatches(dataset);
       if (dataset.shape === 'object') {
-        for await (const { records } of batches) {
-          if (records.length === 0) continue;
-          sink.write(`${JSON.stringify(records[0], null, 2)}\n`);
+        for await (const batch of batches) {
+          if (batch.records.length === 0) continue;
+          sink.write(batchText(batch, `${JSON.stringify(batch.records[0], null, 2)}\n`));
           break;
         }
       } else {
@@ -32,7 +32,7 @@ export const jsonExporter: Exporter = {
           const source = batch.source?.();
           const wait = source
             ? sink.write(joinSource(source, written ? BETWEEN_BYTES : OPEN_BYTES, BETWEEN_BYTES, NONE))
-            : sink.write((written ? BETWEEN : OPEN) + batch.records.map((record) => JSON.stringify(record)).join(BETWEEN));
+            : sink.write(batchText(batch, (written ? BETWEEN : OPEN) + batch.records.map((record) => JSON.stringify(record)).join(BETWEEN)));
           written = true;
           if (wait) await wait;
         }

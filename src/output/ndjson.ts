@@ -1,4 +1,4 @@
-import type { Exporter } from './exporter.js';
+import { batchText, type Exporter } from './exporter.js';
 import { ChunkSink } from './sink.js';
 import { selectedBatches } from './selected-batches.js';
 import { joinSource } from './source-json.js';
@@ -18,7 +18,7 @@ export const ndjsonExporter: Exporter = {
         const source = batch.records.length > 0 ? batch.source?.() : undefined;
         const wait = source
           ? sink.write(joinSource(source, NONE, NEWLINE, NEWLINE))
-          : sink.write(batch.records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+          : sink.write(batchText(batch, batch.records.map((record) => `${JSON.stringify(record)}\n`).join('')));
         if (wait) await wait;
       }
       await sink.close();

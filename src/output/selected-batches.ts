@@ -21,7 +21,7 @@ export function selectedBatches(dataset: Dataset<JsonObject>): AsyncIterable<Rec
         validateColumns(select, deriveColumns(flattenRecord(first)));
         checked = true;
       }
-      yield { records: batch.records.map(project) };
+      yield { records: batch.records.map(project), byteStrings: batch.byteStrings };
     }
   })();
 }

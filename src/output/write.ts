@@ -1,7 +1,7 @@
 import { extname } from 'node:path';
 import type { OutputStream } from '../deps.js';
 import { abortReason, UsageError } from '../errors.js';
-import type { Dataset, Exporter, Format, JsonObject, OutputTarget, RecordBatch } from './exporter.js';
+import { BYTE_STRING_FORMATS, type Dataset, type Exporter, type Format, type JsonObject, type OutputTarget, type RecordBatch } from './exporter.js';
 import { validateColumns } from './columns.js';
 import { isBrokenPipe } from './sink.js';
 
@@ -74,14 +74,19 @@ function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** The dataset's batches, their records counted, stopped between batches once the signal aborts. */
+/**
+ * The dataset's batches, their records counted, stopped between batches once the signal aborts.
+ * A batch of byte strings reaching a format that would measure or re-encode them is a bug.
+ */
 async function* countedBatches(
   batches: AsyncIterable<RecordBatch>,
+  format: Format,
   signal: AbortSignal,
   onBatch: (records: number) => void,
 ): AsyncGenerator<RecordBatch<JsonObject>> {
   for await (const batch of batches) {
     if (signal.aborted) throw abortReason(signal);
+    if (batch.byteStrings && !BYTE_STRING_FORMATS.has(format)) throw new Error(`${format} cannot write byte strings`);
     onBatch(batch.records.length);
     // Parsed JSON: the service's interfaces only lack JsonObject's index signature.
     yield batch as RecordBatch<JsonObject>;
@@ -108,7 +113,7 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
   let records = 0;
   const counted: Dataset<JsonObject> = {
     ...dataset,
-    batches: countedBatches(dataset.batches, signal, (count) => {
+    batches: countedBatches(dataset.batches, format, signal, (count) => {
       records += count;
     }),
   };

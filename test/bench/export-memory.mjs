@@ -63,9 +63,11 @@ function record(index) {
 }
 
 async function* pages(count) {
-  for (let index = 0; index < count; index++) {
-    if (index % 100 === 0) await new Promise((resolve) => setImmediate(resolve));
-    yield record(index);
+  for (let start = 0; start < count; start += 100) {
+    await new Promise((resolve) => setImmediate(resolve));
+    const records = [];
+    for (let index = start; index < Math.min(start + 100, count); index++) records.push(record(index));
+    yield { records };
   }
 }
 
@@ -74,7 +76,7 @@ async function child(format, count, path) {
   const { FEE_SCHEDULE_RESULT_FIELDS } = await import(distFields);
   const started = performance.now();
   const written = await writeDataset(
-    { shape: 'list', records: pages(count), columns: FEE_SCHEDULE_RESULT_FIELDS },
+    { shape: 'list', batches: pages(count), columns: FEE_SCHEDULE_RESULT_FIELDS },
     { format, outputPath: path, stdout: process.stdout, color: false, signal: new AbortController().signal },
   );
   const seconds = (performance.now() - started) / 1000;

@@ -290,6 +290,21 @@ describe('JSON formats write records as the service sent them', () => {
     expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
   });
 
+  it('writes CSV in UTF-8 whether a page spells text as UTF-8 or as \\u escapes', async () => {
+    const bodies = [
+      '{"data":[{"id":"a","fee_notes":"caf\\u00e9 \\ud83d\\ude80"}],"total_records":2,"total_pages":2}',
+      '{"data":[{"id":"b","fee_notes":"émigré 🚀, ｆｕｌｌ"}],"total_records":2,"total_pages":2}',
+    ];
+    const server = await recorder((request, response) => {
+      const text = bodies[Number(new URL(request.url, 'http://x').searchParams.get('page_number'))] as string;
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+    });
+    const run = await runMkt(['results', '--all', '--page-size', '1', '-f', 'csv', '--columns', 'id,fee_notes'], env(server.url));
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toBe('id,fee_notes\r\na,café 🚀\r\nb,"émigré 🚀, ｆｕｌｌ"\r\n');
+  });
+
   it('cuts records down to --columns, whatever the service sent', async () => {
     const server = await servedAs((body) => JSON.stringify(body));
     const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson', '--columns', 'fee_notes,id'], env(server.url));
