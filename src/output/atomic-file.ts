@@ -53,7 +53,7 @@ export async function writeAtomically(path: string, write: (stream: Writable) =>
   const mode = await existingMode(path);
   const directory = dirname(resolve(path));
   const temporary = join(directory, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  const stream = createWriteStream(temporary, { flags: 'wx', flush: true, highWaterMark: 1 << 20 });
+  const stream = createWriteStream(temporary, { flags: 'wx', flush: true });
   try {
     await once(stream, 'open');
   } catch (error) {
