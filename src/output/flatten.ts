@@ -22,11 +22,12 @@ function isArrayOfObjects(value: unknown): value is JsonObject[] {
  * - an empty array or object adds no column; an array of scalars stays one value.
  */
 export function flattenRecord(record: JsonObject): FlatRow[] {
-  // Results are flat: skip the copy.
-  if (!Object.values(record).some((value) => typeof value === 'object' && value !== null && !isScalarArray(value))) {
-    return [record];
+  for (const key in record) {
+    const value = record[key];
+    if (typeof value === 'object' && value !== null && !isScalarArray(value)) return flattenInto(record, '');
   }
-  return flattenInto(record, '');
+  // Results are flat: no copy. (Checked without Object.values, which made an array per record.)
+  return [record];
 }
 
 /** A non-empty array of scalars: one value. An empty array is no column (see flattenRecord). */
