@@ -8,10 +8,11 @@ import type { Dispatcher } from 'undici';
 import AgentClass from 'undici/lib/dispatcher/agent.js';
 import requestFunction from 'undici/lib/api/api-request.js';
 
-// undici parses HTTP with llhttp compiled to WebAssembly. After a few responses V8 starts
-// optimising that parser on a background thread, and Node waits for the job before it exits:
-// 60–75 ms added to every one-request command. The baseline compiler alone parses a 300-page
-// walk no slower (docs/performance.md). Set before undici compiles the parser, at first connect.
+// undici parses HTTP with llhttp compiled to WebAssembly. While it parses even one response,
+// V8 starts optimising that parser on a background thread, and Node waits for the job before
+// it exits: 60–75 ms added to every one-request command. The baseline compiler alone parses a
+// 300-page walk no slower (docs/performance.md). Set before undici compiles the parser, at
+// its first connection.
 setFlagsFromString('--liftoff-only');
 
 export const Agent = AgentClass;

@@ -7,7 +7,6 @@ const OPEN = '[\n  ';
 const BETWEEN = ',\n  ';
 const OPEN_BYTES = Buffer.from(OPEN);
 const BETWEEN_BYTES = Buffer.from(BETWEEN);
-const NONE = Buffer.alloc(0);
 
 /**
  * `json`. A list is an array streamed one compact record per line, indented by two spaces, so
@@ -31,7 +30,7 @@ export const jsonExporter: Exporter = {
           if (batch.records.length === 0) continue;
           const source = batch.source?.();
           const wait = source
-            ? sink.write(joinSource(source, written ? BETWEEN_BYTES : OPEN_BYTES, BETWEEN_BYTES, NONE))
+            ? sink.write(joinSource(source, BETWEEN_BYTES, { prefix: written ? BETWEEN_BYTES : OPEN_BYTES }))
             : sink.write(batchText(batch, (written ? BETWEEN : OPEN) + batch.records.map((record) => JSON.stringify(record)).join(BETWEEN)));
           written = true;
           if (wait) await wait;

@@ -3,7 +3,6 @@ import { ChunkSink } from './sink.js';
 import { selectedBatches } from './selected-batches.js';
 import { joinSource } from './source-json.js';
 
-const NONE = Buffer.alloc(0);
 const NEWLINE = Buffer.from('\n');
 
 /**
@@ -17,7 +16,7 @@ export const ndjsonExporter: Exporter = {
       for await (const batch of selectedBatches(dataset)) {
         const source = batch.records.length > 0 ? batch.source?.() : undefined;
         const wait = source
-          ? sink.write(joinSource(source, NONE, NEWLINE, NEWLINE))
+          ? sink.write(joinSource(source, NEWLINE, { suffix: NEWLINE }))
           : sink.write(batchText(batch, batch.records.map((record) => `${JSON.stringify(record)}\n`).join('')));
         if (wait) await wait;
       }
