@@ -195,3 +195,23 @@ describe('writeDataset to stdout', () => {
     await expect(writing).rejects.toThrow(InterruptedError);
   });
 });
+
+describe('byte strings', () => {
+  /** A batch whose strings hold UTF-8 bytes one per character, as a walk reads pages for CSV and JSON. */
+  async function* byteStringBatch() {
+    const [record] = awkwardResults(1);
+    yield { records: [{ ...(record as FeeScheduleResult), fee_notes: Buffer.from('émigré 🚀').toString('latin1') }], byteStrings: true };
+  }
+
+  it.each(['json', 'ndjson', 'csv'] as const)('%s writes them back as the UTF-8 they hold', async (format) => {
+    const stdout = new MemoryStream();
+    await writeDataset(results(byteStringBatch()), options({ format, stdout }));
+    expect(stdout.text()).toContain('émigré 🚀');
+  });
+
+  it.each(['table', 'parquet'] as const)('%s, which measures and re-encodes text, refuses them', async (format) => {
+    await expect(writeDataset(results(byteStringBatch()), options({ format, stdout: new MemoryStream() }))).rejects.toThrow(
+      `${format} cannot write byte strings`,
+    );
+  });
+});
