@@ -1,12 +1,12 @@
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
 import { MKT_BIN, runMkt, spawnMkt } from '../helpers/run-mkt.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /*
  * The shipped completion scripts, run by the real shells. A shell that is not installed skips
@@ -30,7 +30,7 @@ const missing = (shell: string): string => (HAS[shell as keyof typeof HAS] ? '' 
 
 /** A directory with an `mkt` on PATH that runs this checkout, and a config dir with profiles. */
 function userSetup(): { env: NodeJS.ProcessEnv; configDir: string } {
-  const home = mkdtempSync(join(tmpdir(), 'mkt-completion-'));
+  const home = tempDir('mkt-completion-');
   const bin = join(home, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'mkt'), `#!/bin/sh\nexec "${process.execPath}" "${MKT_BIN}" "$@"\n`);
@@ -111,7 +111,7 @@ describe(`bash${missing('bash')}`, () => {
   });
 
   it.skipIf(!HAS.bash)('completes file paths for -o', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-o-'));
+    const dir = tempDir('mkt-o-');
     writeFileSync(join(dir, 'fees.parquet'), '');
     expect(await bashCompletions(['mkt', 'results', '-o', join(dir, 'fe')])).toEqual([join(dir, 'fees.parquet')]);
   });
@@ -159,7 +159,7 @@ comppostfuncs=(_print_done)
 
 /** Runs `keys` in an interactive zsh that ran `init` (the way _mkt is loaded, and more). */
 async function zsh(keys: string, until: string, init = ZSH_FPATH): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'mkt-zsh-'));
+  const dir = tempDir('mkt-zsh-');
   writeFileSync(join(dir, 'driver.zsh'), ZSH_DRIVER);
   writeFileSync(join(dir, 'init.zsh'), `${init}\n${ZSH_CAPTURE}`);
   const { stdout } = await run('zsh', ['-f', join(dir, 'driver.zsh'), keys, until], { env: user.env, timeout: 20_000 });
@@ -218,7 +218,7 @@ describe(`fish${missing('fish')}`, () => {
   });
 
   it.skipIf(!HAS.fish)('works as the README installs it: ~/.config/fish/completions/mkt.fish, loaded on demand', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'mkt-fish-home-'));
+    const home = tempDir('mkt-fish-home-');
     const env = { ...user.env, HOME: home };
     await run('sh', ['-c', 'mkdir -p ~/.config/fish/completions && mkt completion fish > ~/.config/fish/completions/mkt.fish'], { env });
     const { stdout } = await run('fish', ['-c', 'complete -C $argv[1]', 'mkt results --fee-type '], { env });
@@ -226,7 +226,7 @@ describe(`fish${missing('fish')}`, () => {
   });
 
   it.skipIf(!HAS.fish)('completes file paths for -o', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-o-'));
+    const dir = tempDir('mkt-o-');
     writeFileSync(join(dir, 'fees.parquet'), '');
     expect(await fishCompletions(`mkt results -o ${join(dir, 'fe')}`)).toEqual([join(dir, 'fees.parquet')]);
   });
@@ -258,7 +258,7 @@ describe('mkt completion and mkt __profiles', () => {
   });
 
   it('lists the profiles from $XDG_CONFIG_HOME/mkt', async () => {
-    const xdg = mkdtempSync(join(tmpdir(), 'mkt-xdg-'));
+    const xdg = tempDir('mkt-xdg-');
     mkdirSync(join(xdg, 'mkt'));
     writeFileSync(join(xdg, 'mkt', 'config.json'), JSON.stringify({ profiles: { eu: {} } }));
     const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
@@ -266,7 +266,7 @@ describe('mkt completion and mkt __profiles', () => {
   });
 
   it('prints nothing, and succeeds, when a file is broken', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-broken-'));
+    const dir = tempDir('mkt-broken-');
     writeFileSync(join(dir, 'config.json'), '{not json');
     const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: dir } });
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });

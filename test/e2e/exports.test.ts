@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
@@ -9,13 +8,14 @@ import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/ty
 import { useDuckDB } from '../helpers/duckdb.js';
 import { MKT_BIN, runMkt, spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const execFileAsync = promisify(execFile);
 const sandbox = useSandbox({ records: 650 });
 const slowSandbox = useSandbox({ records: 650, latencyMs: 1500 });
 let served: FeeScheduleResult[];
 const duckdb = useDuckDB();
-const dir = mkdtempSync(join(tmpdir(), 'mkt-exports-'));
+const dir = tempDir('mkt-exports-');
 
 beforeAll(async () => {
   served = [];
@@ -183,7 +183,7 @@ describe('which format', () => {
 
 describe('files appear whole or not at all', () => {
   it('Ctrl-C during an export leaves the previous file untouched and no temporary file', async () => {
-    const exportDir = mkdtempSync(join(tmpdir(), 'mkt-interrupt-'));
+    const exportDir = tempDir('mkt-interrupt-');
     const path = join(exportDir, 'fees.csv');
     writeFileSync(path, 'yesterday\n');
     const mkt = spawnMkt(['results', '--all', '-o', path, '--verbose'], {

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMkt } from '../helpers/run-mkt.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'network-test-key-5555';
 
@@ -49,7 +49,7 @@ describe('network failures: exit 1, one line naming the cause and the host', () 
   });
 
   it.skipIf(!hasOpenssl())('TLS: a self-signed certificate (skipped where openssl is absent)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-tls-'));
+    const dir = tempDir('mkt-tls-');
     execFileSync('openssl', [
       'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
       '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),

@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const clean = useSandbox({ records: 650, seed: 7 });
 const faulty = useSandbox({ records: 650, seed: 7, faults: true });
@@ -15,7 +14,7 @@ const env = (sandbox: typeof clean) => ({ MKT_BASE_URL: sandbox.current.url, MKT
 
 describe('--faults: nothing is lost', () => {
   it.each(['json', 'ndjson', 'csv', 'parquet', 'table'])('results --all as %s is byte-identical with and without faults', async (format) => {
-    const dir = mkdtempSync(join(tmpdir(), 'mkt-faults-'));
+    const dir = tempDir('mkt-faults-');
     const outputs: Buffer[] = [];
     for (const [name, sandbox] of [['clean', clean], ['faulty', faulty]] as const) {
       const file = join(dir, `${name}.out`);

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runMkt } from '../helpers/run-mkt.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** A text each heavy module's code holds, to spot it inside whatever chunk the bundler put it in. */
 const HEAVY_MARKERS: Record<string, string> = {
@@ -19,7 +19,7 @@ const HEAVY_MARKERS: Record<string, string> = {
  * (a loader hook), CommonJS modules and JSON files at exit (require.cache).
  */
 function loadReporter(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'mkt-loads-'));
+  const dir = tempDir('mkt-loads-');
   const hook = join(dir, 'hook.mjs');
   writeFileSync(
     hook,

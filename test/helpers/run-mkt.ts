@@ -1,8 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp-dir.js';
 
 export const MKT_BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
 
@@ -21,9 +19,9 @@ export interface RunOptions {
   cwd?: string;
 }
 
-/** A fresh, empty config directory. */
+/** A fresh, empty config directory, removed when the test file is done. */
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'mkt-config-'));
+  return tempDir('mkt-config-');
 }
 
 function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
