@@ -305,6 +305,18 @@ describe('JSON formats write records as the service sent them', () => {
     expect(run.stdout).toBe('id,fee_notes\r\na,café 🚀\r\nb,"émigré 🚀, ｆｕｌｌ"\r\n');
   });
 
+  it('reads a body that starts with a byte order mark, and writes no mark', async () => {
+    const server = await servedAs((body) => `\ufeff${JSON.stringify(body)}`);
+    for (const format of ['ndjson', 'csv']) {
+      const run = await runMkt(['results', '--all', '--page-size', '2', '-f', format, '--columns', 'id,fee_notes'], env(server.url));
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout.startsWith('\ufeff')).toBe(false);
+      expect(run.stdout).toContain('café ｆｕｌｌ 🙂');
+    }
+    const whole = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
+    expect(whole.stdout.split('\n')[0]).toBe('{"id":"a","fee_amount":1,"fee_notes":"café ｆｕｌｌ 🙂","nested":{"list":[1,null]}}');
+  });
+
   it('cuts records down to --columns, whatever the service sent', async () => {
     const server = await servedAs((body) => JSON.stringify(body));
     const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson', '--columns', 'fee_notes,id'], env(server.url));
