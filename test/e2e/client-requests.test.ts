@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
 import { runMkt } from '../helpers/run-mkt.js';
-import { closedPort, emptyResultsPage, sendJson, startRecordingServer } from '../helpers/recording-server.js';
+import { closedPort, emptyResultsPage, sendJson, sendText, startRecordingServer } from '../helpers/recording-server.js';
 
 const KEY = 'test-key-0123456789abcdef';
 const servers: { close(): Promise<void> }[] = [];
@@ -257,37 +257,36 @@ describe('JSON formats write records as the service sent them', () => {
         [{ id: 'a', fee_amount: 1.0, fee_notes: 'caf\u00e9 ｆｕｌｌ 🙂', nested: { list: [1, null] } }, { id: 'b', fee_notes: null }],
         [{ id: 'b', fee_notes: null }, { id: 'c', fee_notes: '"quoted" \\ slash' }],
       ];
-      const text = layout({ ...emptyResultsPage(2, page), data: records[page], total_records: 3, total_pages: 2 });
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      response.end(text);
+      sendText(response, 200, layout({ ...emptyResultsPage(2, page), data: records[page], total_records: 3, total_pages: 2 }));
     });
   const env = (url: string) => ({ env: { MKT_BASE_URL: url, MKT_API_KEY: KEY } });
+
+  /** The walk as NDJSON, checked to be the same records as the JSON format's array. */
+  async function ndjsonMatchingJson(url: string): Promise<string> {
+    const ndjson = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(url));
+    expect(ndjson).toMatchObject({ code: 0, stderr: '' });
+    const json = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], env(url));
+    expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
+    return ndjson.stdout;
+  }
 
   it('keeps compact records byte for byte, escapes and number spellings included', async () => {
     // The service's own spelling: \u-escapes, an escaped slash and 1.0 survive; JSON.stringify would rewrite them.
     const server = await servedAs((body) => JSON.stringify(body).replace('café', 'caf\\u00e9').replace('"fee_amount":1', '"fee_amount":1.0').replace('\\\\ slash', '\\\\ \\/slash'));
-    const ndjson = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
-    expect(ndjson).toMatchObject({ code: 0, stderr: '' });
-    expect(ndjson.stdout).toBe(
+    expect(await ndjsonMatchingJson(server.url)).toBe(
       '{"id":"a","fee_amount":1.0,"fee_notes":"caf\\u00e9 ｆｕｌｌ 🙂","nested":{"list":[1,null]}}\n'
         + '{"id":"b","fee_notes":null}\n'
         + '{"id":"c","fee_notes":"\\"quoted\\" \\\\ \\/slash"}\n',
     );
-    const json = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], env(server.url));
-    expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
   });
 
   it('writes records the service spread over several lines compactly, one per line', async () => {
     const server = await servedAs((body) => JSON.stringify(body, null, 2));
-    const ndjson = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
-    expect(ndjson).toMatchObject({ code: 0, stderr: '' });
-    expect(ndjson.stdout).toBe(
+    expect(await ndjsonMatchingJson(server.url)).toBe(
       '{"id":"a","fee_amount":1,"fee_notes":"café ｆｕｌｌ 🙂","nested":{"list":[1,null]}}\n'
         + '{"id":"b","fee_notes":null}\n'
         + '{"id":"c","fee_notes":"\\"quoted\\" \\\\ slash"}\n',
     );
-    const json = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], env(server.url));
-    expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
   });
 
   it('writes CSV in UTF-8 whether a page spells text as UTF-8 or as \\u escapes', async () => {
@@ -296,9 +295,7 @@ describe('JSON formats write records as the service sent them', () => {
       '{"data":[{"id":"b","fee_notes":"émigré 🚀, ｆｕｌｌ"}],"total_records":2,"total_pages":2}',
     ];
     const server = await recorder((request, response) => {
-      const text = bodies[Number(new URL(request.url, 'http://x').searchParams.get('page_number'))] as string;
-      response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-      response.end(text);
+      sendText(response, 200, bodies[Number(new URL(request.url, 'http://x').searchParams.get('page_number'))] as string);
     });
     const run = await runMkt(['results', '--all', '--page-size', '1', '-f', 'csv', '--columns', 'id,fee_notes'], env(server.url));
     expect(run).toMatchObject({ code: 0, stderr: '' });

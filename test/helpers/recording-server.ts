@@ -22,10 +22,14 @@ export const emptyResultsPage = (pageSize = 20, page = 0) => ({
   disable_jsonable_encoder: false,
 });
 
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+/** A JSON body written exactly as `text` (any layout, escapes or byte order mark a test needs). */
+export function sendText(response: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   response.end(text);
+}
+
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  sendText(response, status, JSON.stringify(body), headers);
 }
 
 /**
