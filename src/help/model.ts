@@ -48,8 +48,7 @@ function afterText(command: Command): string {
   return text;
 }
 
-function commandHelp(command: Command): CommandHelp {
-  const help = command.createHelp();
+function commandHelp(command: Command, help: Help): CommandHelp {
   return {
     usage: help.commandUsage(command),
     description: help.commandDescription(command),
@@ -63,8 +62,8 @@ function commandHelp(command: Command): CommandHelp {
 export function helpModel(program: Command): HelpModel {
   const model: HelpModel = {};
   const walk = (command: Command, path: readonly string[]) => {
-    model[path.join(' ')] = commandHelp(command);
     const help = command.createHelp();
+    model[path.join(' ')] = commandHelp(command, help);
     for (const sub of help.visibleCommands(command).filter((visible) => command.commands.includes(visible))) walk(sub, [...path, sub.name()]);
   };
   walk(program, []);
