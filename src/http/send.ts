@@ -1,6 +1,5 @@
 import { STATUS_CODES } from 'node:http';
 import type { Dispatcher } from 'undici';
-import { request } from './undici.js';
 import { abortReason, NetworkError, TimeoutError } from '../errors.js';
 
 export interface SendOptions {
@@ -19,36 +18,70 @@ export interface RawResponse {
   body: Buffer;
 }
 
-/** One GET, body read in full. Failures come back as MktErrors naming the host. */
-export async function sendOnce(dispatcher: Dispatcher, options: SendOptions): Promise<RawResponse> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = AbortSignal.any([options.signal, timeout]);
-  try {
-    const response = await request(dispatcher, {
-      origin: options.url.origin,
-      path: `${options.url.pathname}${options.url.search}`,
-      method: 'GET',
-      headers: options.headers,
-      signal,
-    });
-    const bytes = await response.body.bytes();
-    const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    return {
-      status: response.statusCode,
-      statusText: STATUS_CODES[response.statusCode] ?? '',
-      headers: response.headers,
-      body,
+/**
+ * One GET, body read in full. Failures come back as MktErrors naming the host.
+ *
+ * Through undici's dispatch handler rather than its request() API, which wraps every answer in
+ * a Readable stream and an async resource, and through one timer rather than two AbortSignals:
+ * 40 ms of a 300-page walk (docs/performance.md).
+ */
+export function sendOnce(dispatcher: Dispatcher, options: SendOptions): Promise<RawResponse> {
+  const { url, signal, timeoutMs } = options;
+  if (signal.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let stopped: Error | undefined;
+    let timedOut = false;
+    let answer: Omit<RawResponse, 'body'> | undefined;
+    let chunks: Buffer[] = [];
+    const stop = (reason: Error) => {
+      stopped ??= reason;
+      controller?.abort(reason);
     };
-  } catch (error) {
-    if (options.signal.aborted) throw abortReason(options.signal);
-    if (timeout.aborted) {
-      throw new TimeoutError(`no complete answer from ${options.url.host} within ${options.timeoutMs / 1000} s`, {
-        hint: 'Raise --timeout, or check the service is up.',
-        cause: error,
-      });
-    }
-    throw toNetworkError(error, options.url.host);
-  }
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop(new Error(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onAbort = () => stop(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    };
+    dispatcher.dispatch(
+      { origin: url.origin, path: `${url.pathname}${url.search}`, method: 'GET', headers: options.headers },
+      {
+        onRequestStart(started) {
+          controller = started;
+          if (stopped) started.abort(stopped);
+        },
+        onResponseStart(_controller, status, headers) {
+          answer = { status, statusText: STATUS_CODES[status] ?? '', headers };
+          chunks = [];
+        },
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk);
+        },
+        onResponseEnd() {
+          settle();
+          const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+          resolve({ ...(answer as Omit<RawResponse, 'body'>), body });
+        },
+        onResponseError(_controller, error) {
+          settle();
+          if (signal.aborted) reject(abortReason(signal));
+          else if (timedOut) {
+            reject(
+              new TimeoutError(`no complete answer from ${url.host} within ${timeoutMs / 1000} s`, {
+                hint: 'Raise --timeout, or check the service is up.',
+                cause: error,
+              }),
+            );
+          } else reject(toNetworkError(error, url.host));
+        },
+      },
+    );
+  });
 }
 
 const PERMANENT_CODES = new Set(['ENOTFOUND']);

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRecordingServer } from '../helpers/recording-server.js';
 import { runMkt, spawnMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -17,6 +18,40 @@ describe('Ctrl-C', () => {
     expect(run.code).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n').filter((line) => line.startsWith('mkt:'))).toEqual([`mkt: interrupted by ${signal}`]);
+  });
+});
+
+/** A server that sends a 200's headers and the start of its body, then nothing more. */
+let stalling: Awaited<ReturnType<typeof startRecordingServer>>;
+beforeAll(async () => {
+  stalling = await startRecordingServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    response.write('{"data":[');
+  });
+});
+afterAll(() => stalling.close());
+const stallingEnv = () => ({ MKT_BASE_URL: stalling.url, MKT_API_KEY: 'test-key' });
+
+describe('a body that stalls after its headers', () => {
+  it('times out like a slow answer: exit 1, naming the host and the timeout', async () => {
+    const run = await runMkt(['results', '--timeout', '0.3', '--retries', '0'], { env: stallingEnv() });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      `mkt: gave up after 1 try: no complete answer from ${new URL(stalling.url).host} within 0.3 s\n`
+        + 'Raise --timeout, or check the service is up.\n',
+    );
+  });
+
+  it('SIGINT while it stalls exits 130 at once', async () => {
+    const mkt = spawnMkt(['results', '--verbose'], { env: stallingEnv() });
+    await mkt.stderrContains('→ GET');
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the headers are in
+    mkt.child.kill('SIGINT');
+    const run = await mkt.result;
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('mkt:'))).toEqual(['mkt: interrupted by SIGINT']);
   });
 });
 
