@@ -29,10 +29,19 @@ export class IdSet {
     }
     const slot = this.find(this.key);
     if (this.used[slot] === 1) return false;
-    this.slots.set(this.key, slot * WORDS);
-    this.used[slot] = 1;
+    this.store(slot, this.key);
     if (++this.uuids * 2 > this.used.length) this.grow();
     return true;
+  }
+
+  /** Puts `key` in `slot`, word by word: TypedArray set() and subarray() cost more than four stores. */
+  private store(slot: number, key: Uint32Array): void {
+    const at = slot * WORDS;
+    this.slots[at] = key[0] as number;
+    this.slots[at + 1] = key[1] as number;
+    this.slots[at + 2] = key[2] as number;
+    this.slots[at + 3] = key[3] as number;
+    this.used[slot] = 1;
   }
 
   /** Reads `id` into `this.key` when it is a lower-case UUID (8-4-4-4-12 hex digits); else false. */
@@ -71,12 +80,15 @@ export class IdSet {
     const { slots, used } = this;
     this.slots = new Uint32Array(slots.length * 2);
     this.used = new Uint8Array(used.length * 2);
+    const key = this.key;
     for (let slot = 0; slot < used.length; slot++) {
       if (used[slot] === 0) continue;
-      const key = slots.subarray(slot * WORDS, slot * WORDS + WORDS);
-      const target = this.find(key);
-      this.slots.set(key, target * WORDS);
-      this.used[target] = 1;
+      const at = slot * WORDS;
+      key[0] = slots[at] as number;
+      key[1] = slots[at + 1] as number;
+      key[2] = slots[at + 2] as number;
+      key[3] = slots[at + 3] as number;
+      this.store(this.find(key), key);
     }
   }
 }
