@@ -6,7 +6,7 @@ import type { ProgressState } from '../io/progress.js';
 import type { RecordBatch, SourceJson } from '../output/exporter.js';
 import type { ResultsPageResponse, ServiceClient } from './client.js';
 import { IdSet } from './id-set.js';
-import { compactElementSpans } from './json-spans.js';
+import { oneLineElementSpans } from './json-spans.js';
 
 export interface WalkOptions {
   /** Walk every page; otherwise stop after the first unless `limit` needs more. */
@@ -36,10 +36,10 @@ class DriftError extends MktError {
 
 /**
  * The JSON of the records of `page.data` at `kept` (indexes), as the body holds it; undefined
- * unless the body's layout is understood and every record in it is compact.
+ * unless the body's layout is understood and no record in it holds a line break.
  */
 function sourceOf({ page, body }: ResultsPageResponse, kept: readonly number[]): SourceJson | undefined {
-  const all = compactElementSpans(body, 'data');
+  const all = oneLineElementSpans(body, 'data', page.data);
   if (all === undefined || all.length !== page.data.length * 2) return undefined;
   const spans = kept.length === page.data.length ? all : kept.flatMap((index) => [all[2 * index] as number, all[2 * index + 1] as number]);
   return { bytes: body, spans };

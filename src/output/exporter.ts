@@ -15,7 +15,7 @@ export interface Column {
   nullable: boolean;
 }
 
-/** Records as the service sent them: UTF-8 JSON, each record one compact span of `bytes`. */
+/** Records as the service sent them: UTF-8 JSON, each record a span of `bytes` on one line. */
 export interface SourceJson {
   bytes: Buffer;
   /** [start, end) of each record in `bytes`, in order: [start₀, end₀, start₁, end₁, …]. */
@@ -26,7 +26,7 @@ export interface SourceJson {
 export interface RecordBatch<Item extends object = object> {
   records: readonly Item[];
   /**
-   * The same records' JSON as the service sent it, when that is known and compact; the JSON
+   * The same records' JSON as the service sent it, when that is known and on one line; the JSON
    * formats write it as it is rather than serializing each record again. Worked out on demand.
    */
   source?: () => SourceJson | undefined;

@@ -9,9 +9,9 @@ const OPEN_BYTES = Buffer.from(OPEN);
 const BETWEEN_BYTES = Buffer.from(BETWEEN);
 
 /**
- * `json`. A list is an array streamed one compact record per line, indented by two spaces, so
- * that it reads as well as it greps; `[]` when empty. Records whose compact JSON the service
- * sent are written as it sent them. An object is written whole, pretty-printed.
+ * `json`. A list is an array streamed one record per line, indented by two spaces, so that it
+ * reads as well as it greps; `[]` when empty. Records the service sent on one line are written
+ * as it sent them; others are serialized compactly. An object is written whole, pretty-printed.
  */
 export const jsonExporter: Exporter = {
   async write(dataset, target) {

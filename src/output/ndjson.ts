@@ -6,8 +6,8 @@ import { joinSource } from './source-json.js';
 const NEWLINE = Buffer.from('\n');
 
 /**
- * `ndjson`: one compact JSON record per line, LF-terminated; an object is one line. Records
- * whose compact JSON the service sent are written as it sent them.
+ * `ndjson`: one JSON record per line, LF-terminated; an object is one line. Records the service
+ * sent on one line are written as it sent them; others are serialized compactly.
  */
 export const ndjsonExporter: Exporter = {
   async write(dataset, target) {

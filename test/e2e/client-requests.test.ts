@@ -280,6 +280,16 @@ describe('JSON formats write records as the service sent them', () => {
     );
   });
 
+  it('keeps records the service sent on one line with spaces as they came', async () => {
+    // Indented by one space, then each line break and its indent made one space: JSON has no line breaks inside strings.
+    const server = await servedAs((body) => JSON.stringify(body, null, 1).replace(/\n */g, ' '));
+    expect(await ndjsonMatchingJson(server.url)).toBe(
+      '{ "id": "a", "fee_amount": 1, "fee_notes": "café ｆｕｌｌ 🙂", "nested": { "list": [ 1, null ] } }\n'
+        + '{ "id": "b", "fee_notes": null }\n'
+        + '{ "id": "c", "fee_notes": "\\"quoted\\" \\\\ slash" }\n',
+    );
+  });
+
   it('writes records the service spread over several lines compactly, one per line', async () => {
     const server = await servedAs((body) => JSON.stringify(body, null, 2));
     expect(await ndjsonMatchingJson(server.url)).toBe(
