@@ -93,9 +93,8 @@ function errorCode(error: unknown): string | undefined {
   return cause === undefined ? undefined : errorCode(cause);
 }
 
-function isTlsError(code: string): boolean {
-  return code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
-}
+const isCertificateError = (code: string): boolean => /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
+const isTlsError = (code: string): boolean => code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || isCertificateError(code);
 
 /** Turns undici's and node's connection errors into one line naming the cause and the host. */
 function toNetworkError(error: unknown, host: string): NetworkError {
@@ -103,10 +102,13 @@ function toNetworkError(error: unknown, host: string): NetworkError {
   const detail = error instanceof Error ? error.message : String(error);
   if (isTlsError(code)) {
     // OpenSSL's own messages read "…:SSL routines:<function>:<reason>:<file>:<line>:": keep the reason.
-    const reason = /SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail;
+    // Node 24 adds advice about its own flags to certificate errors ("; if the root CA is…"): the hint says it for every Node.
+    const reason = (/SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail).replace(/; if the root CA .*/s, '');
     return new NetworkError(`TLS error with ${host}: ${reason}`, {
       transient: false,
-      hint: 'Check the base URL is https on an https port, and that its certificate is trusted.',
+      hint: isCertificateError(code)
+        ? 'Check that the certificate is the service\'s; if a private CA signed it, set NODE_EXTRA_CA_CERTS to the CA\'s file.'
+        : 'Check the base URL is https on an https port, and that its certificate is trusted.',
       cause: error,
     });
   }

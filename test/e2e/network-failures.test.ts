@@ -65,7 +65,7 @@ describe('network failures: exit 1, one line naming the cause and the host', () 
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe(
         `mkt: TLS error with ${host}: self-signed certificate\n`
-          + 'Check the base URL is https on an https port, and that its certificate is trusted.\n',
+          + "Check that the certificate is the service's; if a private CA signed it, set NODE_EXTRA_CA_CERTS to the CA's file.\n",
       );
     } finally {
       server.close();
