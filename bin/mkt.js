@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
-// CommonJS (bin/package.json), so that --version and --help are answered before Node's ES module
-// loader starts: the cheapest calls a user can make cost about what `node -e 0` costs.
+// CommonJS (bin/package.json), as the program's bundle is (bin/bundle.js): --version and --help
+// are answered without loading it, so the cheapest calls cost about what `node -e 0` costs.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = require('node:fs');
@@ -15,10 +15,9 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.exit(1);
   });
   if (!require('./help.js').answerHelp(args, process.stdout)) {
-    // Node 22+ keeps compiled code between runs; Node 20 has no such cache.
-    require('node:module').enableCompileCache?.();
-    Promise.all([import('../dist/bundle/main.js'), import('../dist/bundle/deps.js')]).then(async ([{ run }, { processDeps }]) => {
-      process.exitCode = await run(args, processDeps());
+    const { run, processDeps } = require('./bundle.js').loadBundle().exports;
+    run(args, processDeps()).then((code) => {
+      process.exitCode = code;
     });
   }
 }

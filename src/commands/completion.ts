@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { Argument, type Command } from 'commander';
 import type { OutputStream } from '../deps.js';
 import type { ContextFor } from '../program.js';
@@ -61,8 +62,7 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
     .command('__help-model', { hidden: true })
     .argument('<file>', 'the file to write, dist/help.json')
     .action(async (file: string) => {
-      const { writeFile } = await import('node:fs/promises');
       const { helpModel } = await import('../help/model.js');
-      await writeFile(file, JSON.stringify(helpModel(program)));
+      writeFileSync(file, JSON.stringify(helpModel(program)));
     });
 }

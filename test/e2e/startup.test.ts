@@ -1,94 +1,70 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** A text each heavy module's code holds, to spot it inside whatever chunk the bundler put it in. */
-const HEAVY_MARKERS: Record<string, string> = {
-  undici: 'llhttp',
-  conf: 'ajv',
-  ora: 'cli-spinners',
-  'hyparquet-writer': 'ParquetWriter',
-  sandbox: 'mkt-sandbox-key',
-};
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BUNDLE = join(ROOT, 'dist/bundle/mkt.cjs');
 
 /**
- * A module to preload that reports every file mkt loads, on stderr: ES modules as they load
- * (a loader hook), CommonJS modules and JSON files at exit (require.cache).
+ * The bundle's modules that no help needs: undici, conf, ora, the Parquet writer and the
+ * sandbox, but for the sandbox's limits, which the CLI's options share (a module without imports).
  */
-function loadReporter(): string {
-  const dir = tempDir('mkt-loads-');
-  const hook = join(dir, 'hook.mjs');
-  writeFileSync(
-    hook,
-    "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(
-    register,
-    [
-      "import { createRequire, register } from 'node:module';",
-      "import { pathToFileURL } from 'node:url';",
-      `register(${JSON.stringify(pathToFileURL(hook).href)});`,
-      "process.on('exit', () => { for (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write(`LOADED ${pathToFileURL(file).href}\\n`); });",
-      '',
-    ].join('\n'),
-  );
-  return register;
+const HEAVY = ['node_modules/undici/', 'node_modules/conf/', 'node_modules/ora/', 'node_modules/hyparquet-writer/', 'dist/sandbox/'];
+const SHARED = ['dist/sandbox/limits.js'];
+
+interface Coverage {
+  result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
 }
 
-/** The files that `mkt args…` loads, each once. */
-async function filesLoadedBy(args: readonly string[], register: string): Promise<string[]> {
-  const run = await runMkt(args, { env: { NODE_OPTIONS: `--import ${register}` } });
+/**
+ * What `mkt args…` ran, read from V8's coverage: the script files it loaded, and the modules of
+ * the bundle it initialized. The bundle is one file, but esbuild names each module's
+ * initializer after the module's path, and only those a command imports run.
+ */
+async function whatRuns(args: readonly string[]): Promise<{ scripts: string[]; modules: string[] }> {
+  const dir = tempDir('mkt-coverage-');
+  const run = await runMkt(args, { env: { NODE_V8_COVERAGE: dir } });
   expect(run.code).toBe(0);
-  const loaded = run.stderr.split('\n').filter((line) => line.startsWith('LOADED ')).map((line) => fileURLToPath(line.slice(7)));
-  return [...new Set(loaded)];
+  const scripts: string[] = [];
+  const modules: string[] = [];
+  for (const file of readdirSync(dir)) {
+    for (const script of (JSON.parse(readFileSync(join(dir, file), 'utf8')) as Coverage).result) {
+      if (!script.url.startsWith('file:')) continue;
+      scripts.push(fileURLToPath(script.url));
+      if (script.url !== pathToFileURL(BUNDLE).href) continue;
+      for (const { functionName, ranges } of script.functions) {
+        if ((ranges[0]?.count ?? 0) > 0 && /^(dist|node_modules)\//.test(functionName)) modules.push(functionName);
+      }
+    }
+  }
+  return { scripts, modules };
 }
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUNDLE = join(ROOT, 'dist/bundle/');
+const heavyIn = (modules: string[]) =>
+  modules.filter((module) => HEAVY.some((prefix) => module.startsWith(prefix)) && !SHARED.includes(module));
 
-describe('start-up loads only what the command needs', () => {
-  const register = loadReporter();
-
-  it('finds every marker in the bundle, so that the checks below can fail', () => {
-    const sources = readdirSync(BUNDLE).filter((file) => file.endsWith('.js')).map((file) => readFileSync(join(BUNDLE, file), 'utf8'));
-    for (const [module, marker] of Object.entries(HEAVY_MARKERS)) expect(sources.some((code) => code.includes(marker)), module).toBe(true);
-  });
-
-  it.each(['--help', '--version', 'results --help', 'results --help --no-color'])(
-    'mkt %s loads none of undici, conf, ora, the Parquet writer or the sandbox',
+describe('start-up runs only what the command needs', () => {
+  it.each(['--help', '--version', 'help results', 'results --help', 'auth login -h'])(
+    'mkt %s is answered from bin/ alone: neither the bundle nor anything in node_modules',
     async (line) => {
-      const loaded = await filesLoadedBy(line.split(' '), register);
-      expect(loaded).toContain(join(ROOT, 'bin/mkt.js'));
-      for (const file of loaded) {
-        const code = readFileSync(file, 'utf8');
-        for (const [module, marker] of Object.entries(HEAVY_MARKERS)) expect(code.includes(marker), `${file} holds ${module}`).toBe(false);
-      }
+      const { scripts } = await whatRuns(line.split(' '));
+      expect(scripts).toContain(join(ROOT, 'bin/mkt.js'));
+      expect(scripts.filter((file) => !file.startsWith(join(ROOT, 'bin/')))).toEqual([]);
     },
   );
 
-  it.each(['--help', 'help results', 'results --help', 'auth login -h'])(
-    'mkt %s is answered from dist/help.json, without the bundle or commander',
-    async (line) => {
-      const loaded = await filesLoadedBy(line.split(' '), register);
-      expect(loaded).toContain(join(ROOT, 'dist/help.json'));
-      expect(loaded.filter((file) => file.startsWith(BUNDLE) || file.includes('/node_modules/'))).toEqual([]);
-    },
-  );
-
-  it('mkt results --help --no-color is left to commander in the bundle, so the check above can fail', async () => {
-    const loaded = await filesLoadedBy(['results', '--help', '--no-color'], register);
-    expect(loaded).toContain(join(BUNDLE, 'main.js'));
-    expect(loaded).not.toContain(join(ROOT, 'dist/help.json'));
+  it('mkt results --help --no-color is left to commander in the bundle, and initializes none of undici, conf, ora, the Parquet writer or the sandbox', async () => {
+    const { scripts, modules } = await whatRuns(['results', '--help', '--no-color']);
+    expect(scripts).toContain(BUNDLE);
+    expect(modules).toContain('node_modules/commander/lib/command.js');
+    expect(heavyIn(modules)).toEqual([]);
   });
 
-  it('a data command does load undici, so the markers are right', async () => {
-    const loaded = await filesLoadedBy(['--sandbox', 'fees', 'NYSE', '-f', 'json'], register);
-    const sources = loaded.map((file) => readFileSync(file, 'utf8'));
-    expect(sources.some((code) => code.includes(HEAVY_MARKERS.undici as string))).toBe(true);
-    expect(sources.some((code) => code.includes(HEAVY_MARKERS.sandbox as string))).toBe(true);
+  it('a data command does initialize undici and the sandbox, so the check above can fail', async () => {
+    const { modules } = await whatRuns(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
+    expect(heavyIn(modules)).toEqual(expect.arrayContaining(['node_modules/undici/lib/dispatcher/agent.js', 'dist/sandbox/server.js']));
   });
 });
