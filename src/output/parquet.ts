@@ -1,7 +1,7 @@
 import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hyparquet-writer';
 import { MalformedResponseError, MktError } from '../errors.js';
 import { VERSION } from '../version.js';
-import type { Column, Exporter } from './exporter.js';
+import { type Column, type Exporter, fromByteString } from './exporter.js';
 import { flattenRecord, valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
@@ -37,23 +37,28 @@ function schemaElement({ name, kind, nullable }: Column): SchemaElement {
 
 type Converter = (value: unknown, row: number) => ParquetValue;
 
-/** Turns a cell into the column's physical value, or says which row (counted from 1) broke the schema. */
-function converterFor({ name, kind, nullable }: Column): Converter {
+/**
+ * Turns a cell into the column's physical value, or says which row (counted from 1) broke the
+ * schema. `text` turns the cell's strings into text: fromByteString for a batch of byte
+ * strings, else nothing.
+ */
+function converterFor({ name, kind, nullable }: Column, text: (string: string) => string): Converter {
   const fail = (row: number, problem: string): never => {
     throw new MalformedResponseError(`cannot write row ${row} to Parquet: ${name} ${problem}`);
   };
+  const shown = (value: unknown): string => text(JSON.stringify(value));
   const convert = (value: unknown, row: number): ParquetValue => {
     switch (kind) {
       case 'string':
-        return valueText(value);
+        return text(valueText(value));
       case 'number':
-        return typeof value === 'number' ? value : fail(row, `is not a number: ${JSON.stringify(value)}`);
+        return typeof value === 'number' ? value : fail(row, `is not a number: ${shown(value)}`);
       case 'boolean':
-        return typeof value === 'boolean' ? value : fail(row, `is not true or false: ${JSON.stringify(value)}`);
+        return typeof value === 'boolean' ? value : fail(row, `is not true or false: ${shown(value)}`);
       case 'timestamp_utc':
       case 'timestamp_local':
         return (typeof value === 'string' ? parseTimestampMicros(value) : undefined)
-          ?? fail(row, `is not an ISO 8601 timestamp: ${JSON.stringify(value)}`);
+          ?? fail(row, `is not an ISO 8601 timestamp: ${shown(value)}`);
     }
   };
   return (value, row) => {
@@ -86,7 +91,12 @@ export const parquetExporter: Exporter = {
       throw new MktError('nothing to write as Parquet: the response has no fields', { hint: 'Use --format json.' });
     }
     // Rows go straight into one array per column: no object per row, little garbage.
-    const fields = columns.map((column) => ({ name: column.name, convert: converterFor(column), values: [] as ParquetValue[] }));
+    const fields = columns.map((column) => ({
+      name: column.name,
+      convert: converterFor(column, (text) => text),
+      convertByteStrings: converterFor(column, fromByteString),
+      values: [] as ParquetValue[],
+    }));
     const sink = new ChunkSink(target.stream);
     try {
       const writer = new ParquetWriter({
@@ -101,11 +111,11 @@ export const parquetExporter: Exporter = {
         for (const field of fields) field.values = [];
         size = 0;
       };
-      for await (const { records } of batches) {
+      for await (const { records, byteStrings } of batches) {
         for (const record of records) {
           for (const flat of flattenRecord(record)) {
             row++;
-            for (const field of fields) field.values.push(field.convert(flat[field.name], row));
+            for (const field of fields) field.values.push((byteStrings ? field.convertByteStrings : field.convert)(flat[field.name], row));
             if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();
           }
         }

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
@@ -186,12 +186,34 @@ describe('parquet', () => {
     expect(fees).toEqual({ maker: -0.002, kind: 'DOUBLE' });
   });
 
+  it('writes byte-string batches, as a walk reads pages for Parquet, byte for byte as it writes text', async () => {
+    /** `value` with each string as a byte string: one character per byte of its UTF-8. */
+    const asByteStrings = (value: unknown): unknown =>
+      typeof value === 'string' ? Buffer.from(value).toString('latin1')
+        : Array.isArray(value) ? value.map(asByteStrings)
+        : typeof value === 'object' && value !== null ? Object.fromEntries(Object.entries(value).map(([key, member]) => [key, asByteStrings(member)]))
+        : value;
+    const records = awkwardResults();
+    expect(records.some((record) => /[^\x00-\x7f]/.test(JSON.stringify(record)))).toBe(true);
+    async function* byteStringBatches() {
+      for (let index = 0; index < records.length; index += 2) yield { records: records.slice(index, index + 2).map(asByteStrings) as FeeScheduleResult[], byteStrings: true };
+    }
+    const [textPath, bytesPath] = [join(tempDirs.current.path, 'text.parquet'), join(tempDirs.current.path, 'bytes.parquet')];
+    await writeResults(textPath, records);
+    await writeDataset({ shape: 'list', batches: byteStringBatches(), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: bytesPath }));
+    expect((await readFile(bytesPath)).equals(await readFile(textPath))).toBe(true);
+  });
+
   it('refuses a record that breaks the document, naming the field, and leaves no file', async () => {
     const [record] = awkwardResults(1);
     const path = join(tempDirs.current.path, 'broken.parquet');
     const broken = { ...record, scraped_time: 'yesterday' };
     await expect(writeResults(path, [broken as FeeScheduleResult])).rejects.toThrow(MalformedResponseError);
     await expect(writeResults(path, [{ ...record, id: null } as unknown as FeeScheduleResult])).rejects.toThrow(/row 1 to Parquet: id is null/);
+    const byteStrings = { records: [{ ...record, fee_amount: 1, created_on: Buffer.from('émigré').toString('latin1') }], byteStrings: true };
+    await expect(
+      writeDataset({ shape: 'list', batches: (async function* () { yield byteStrings; })(), columns: FEE_SCHEDULE_RESULT_FIELDS }, options({ outputPath: path })),
+    ).rejects.toThrow('cannot write row 1 to Parquet: created_on is not an ISO 8601 timestamp: "émigré"');
     expect(await tempDirs.current.files()).toEqual([]);
   });
 
