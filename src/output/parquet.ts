@@ -37,10 +37,18 @@ function schemaElement({ name, kind, nullable }: Column): SchemaElement {
 
 type Converter = (value: unknown, row: number) => ParquetValue;
 
+/** How many distinct strings a column remembers the value of (see converterFor). */
+const REMEMBERED_STRINGS = 1024;
+
 /**
  * Turns a cell into the column's physical value, or says which row (counted from 1) broke the
  * schema. `text` turns the cell's strings into text: fromByteString for a batch of byte
  * strings, else nothing.
+ *
+ * Most columns repeat a few values (venues, categories, a version's timestamps), so the first
+ * 1,024 distinct strings of a column are converted once and their copies take that value. Each
+ * page's own copy then dies young instead of living in the row group until it is encoded:
+ * garbage collection had taken a sixth of a Parquet walk (docs/performance.md).
  */
 function converterFor({ name, kind, nullable }: Column, text: (string: string) => string): Converter {
   const fail = (row: number, problem: string): never => {
@@ -61,7 +69,16 @@ function converterFor({ name, kind, nullable }: Column, text: (string: string) =
           ?? fail(row, `is not an ISO 8601 timestamp: ${shown(value)}`);
     }
   };
+  const remembered = new Map<string, ParquetValue>();
   return (value, row) => {
+    if (typeof value === 'string') {
+      let converted = remembered.get(value);
+      if (converted === undefined) {
+        converted = convert(value, row);
+        if (remembered.size < REMEMBERED_STRINGS) remembered.set(value, converted);
+      }
+      return converted;
+    }
     if (value !== null && value !== undefined) return convert(value, row);
     return nullable ? null : fail(row, 'is null, and the service document says it never is');
   };

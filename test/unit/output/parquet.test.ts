@@ -87,6 +87,23 @@ describe('parquet', () => {
     }
   });
 
+  it('reads back columns that repeat a few values and columns of more distinct values than it remembers', async () => {
+    const [template] = awkwardResults(1) as [FeeScheduleResult];
+    const records = Array.from({ length: 3000 }, (_, index) => ({
+      ...template,
+      id: `id ${index}`,
+      fee_notes: index % 7 === 0 ? null : `note ${index % 1500} é`,
+      exchange_name: ['NYSE', 'ＣＢＯＥ', '🚀'][index % 3] as string,
+      scraped_time: `2025-06-${String(1 + (index % 28)).padStart(2, '0')}T10:00:00.${String(index).padStart(6, '0')}+00:00`,
+    }));
+    const path = join(tempDirs.current.path, 'repeats.parquet');
+    await writeResults(path, records);
+    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(path), columns: ['id', 'fee_notes', 'exchange_name', 'scraped_time'] });
+    expect(rows.map((row) => [row.id, row.fee_notes, row.exchange_name, (row.scraped_time as Date).toISOString()])).toEqual(
+      records.map((record) => [record.id, record.fee_notes, record.exchange_name, new Date(record.scraped_time).toISOString()]),
+    );
+  });
+
   it('keeps DuckDB filters right on strings mixing ASCII, fullwidth and emoji (UTF-8 statistics)', async () => {
     // Row groups of distinct ranges, so that wrong min/max statistics would skip the wrong ones.
     const values = ['apple', 'ｆ', '🚀', 'ｆｕｌｌ width', '🚀 rocket', 'zebra', 'é', 'Ｚ', '😀', '\uFFFD'];
