@@ -71,11 +71,12 @@ function hyperfine(cases, runs = RUNS) {
   return Object.fromEntries(results.map((result) => [result.command, { min: result.min, median: result.median, max: result.max }]));
 }
 
-const MEMORY_RUNS = 3;
+const MEMORY_RUNS = 5;
 
 /**
  * Peak RSS in MB of a shell command, by GNU time: the median of MEMORY_RUNS runs. One run's
- * peak varies by about 20% (a 20k NDJSON export: 71 to 86 MB), enough to flip the ratio.
+ * peak varies by about 20% (a 20k JSON export: 87 to 102 MB), enough to flip the ratio; the
+ * median of three still moved it from 1.37x to 1.50x.
  */
 function peakRssMb(command) {
   const report = join(work, 'time.txt');
