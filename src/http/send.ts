@@ -23,7 +23,7 @@ export interface RawResponse {
  *
  * Through undici's dispatch handler rather than its request() API, which wraps every answer in
  * a Readable stream and an async resource, and through one timer rather than two AbortSignals:
- * 40 ms of a 300-page walk (docs/performance.md).
+ * about 60 ms of a 300-page walk (docs/performance.md).
  */
 export function sendOnce(dispatcher: Dispatcher, options: SendOptions): Promise<RawResponse> {
   const { url, signal, timeoutMs } = options;
@@ -102,7 +102,8 @@ function toNetworkError(error: unknown, host: string): NetworkError {
   const detail = error instanceof Error ? error.message : String(error);
   if (isTlsError(code)) {
     // OpenSSL's own messages read "…:SSL routines:<function>:<reason>:<file>:<line>:": keep the reason.
-    // Node 24 adds advice about its own flags to certificate errors ("; if the root CA is…"): the hint says it for every Node.
+    // Node 24 adds advice about its own flags to certificate errors ("; if the root CA is…");
+    // the hint gives advice that holds on every Node.
     const reason = (/SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail).replace(/; if the root CA .*/s, '');
     return new NetworkError(`TLS error with ${host}: ${reason}`, {
       transient: false,
