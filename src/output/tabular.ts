@@ -23,9 +23,10 @@ export async function tabulate(dataset: Dataset<JsonObject>, defaultSelect?: rea
   if (dataset.columns) {
     return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches };
   }
-  const records: JsonObject[] = [];
-  for await (const batch of dataset.batches) records.push(...batch.records);
-  const batches = [{ records }];
+  // Held as they came, not merged: each batch keeps its own byteStrings.
+  const batches: RecordBatch<JsonObject>[] = [];
+  for await (const batch of dataset.batches) batches.push(batch);
+  const records = batches.flatMap((batch) => batch.records);
   if (records.length === 0 && select) {
     return { columns: select.map((name) => ({ name, kind: 'string', nullable: true })), batches };
   }

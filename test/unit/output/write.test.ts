@@ -209,6 +209,12 @@ describe('byte strings', () => {
     expect(stdout.text()).toContain('émigré 🚀');
   });
 
+  it('csv writes them back as the UTF-8 they hold when it derives the columns from the records', async () => {
+    const stdout = new MemoryStream();
+    await writeDataset({ shape: 'list', batches: byteStringBatch() }, options({ format: 'csv', stdout }));
+    expect(stdout.text()).toContain('émigré 🚀');
+  });
+
   it('table, which measures text, refuses them (Parquet takes them: test/unit/output/parquet.test.ts)', async () => {
     await expect(writeDataset(results(byteStringBatch()), options({ format: 'table', stdout: new MemoryStream() }))).rejects.toThrow(
       'table cannot write byte strings',
