@@ -1,5 +1,5 @@
 import { allCommands, type CommandSpec } from './model.js';
-import { groupBy, optionNames, pathKey, shellWord, valueOptions } from './shell-tables.js';
+import { groupBy, optionNames, pathKey, positionalArguments, shellWord, valueOptions } from './shell-tables.js';
 import type { ValueCompletion } from './value-sources.js';
 
 const words = (items: readonly string[]): string => items.map(shellWord).join(' ');
@@ -38,11 +38,9 @@ function tables(program: CommandSpec): string {
   );
   const byValue = groupBy([...valueOptions(program)], ([, { value }]) => valueAssignment(value));
   const values = caseStatement('$1', [...byValue].map(([assignment, group]) => [group.map(([name]) => name), assignment]), 'return 1');
-  const argumentValues = commands.flatMap((command) =>
-    command.arguments.flatMap((argument, index) =>
-      argument.value.kind === 'none' ? [] : [{ key: `${pathKey(command)}:${index}`, body: valueAssignment(argument.value) }],
-    ),
-  );
+  const argumentValues = positionalArguments(program)
+    .filter(({ value }) => value.kind !== 'none')
+    .map(({ key, value }) => ({ key, body: valueAssignment(value) }));
   const argumentsCase = caseStatement(
     '$1:$2',
     [...groupBy(argumentValues, (entry) => entry.body)].map(([body, group]) => [group.map((entry) => entry.key), body]),

@@ -1,5 +1,5 @@
 import { allCommands, type CommandSpec, type OptionSpec } from './model.js';
-import { fishWord, groupBy, optionNames, pathKey, valueOptions } from './shell-tables.js';
+import { fishWord, groupBy, optionNames, pathKey, positionalArguments, valueOptions } from './shell-tables.js';
 import type { ValueCompletion } from './value-sources.js';
 
 const words = (items: readonly string[]): string => items.map(fishWord).join(' ');
@@ -28,12 +28,10 @@ function valuesFunction(program: CommandSpec): string {
     const body = valueBody(value);
     return body === undefined ? [] : [{ key: name, body }];
   });
-  const argumentBranches = allCommands(program).flatMap((command) =>
-    command.arguments.flatMap((argument, index) => {
-      const body = valueBody(argument.value);
-      return body === undefined ? [] : [{ key: `${pathKey(command)}:${index}`, body }];
-    }),
-  );
+  const argumentBranches = positionalArguments(program).flatMap(({ key, value }) => {
+    const body = valueBody(value);
+    return body === undefined ? [] : [{ key, body }];
+  });
   const branches = [...groupBy([...flagBranches, ...argumentBranches], (branch) => branch.body)].map(
     ([body, group]) => `        case ${words(group.map((branch) => branch.key))}\n${body}`,
   );
@@ -144,13 +142,9 @@ function completeLines(program: CommandSpec): string {
     }
   }
   const optionLines = [...uses.values()].map(({ option, paths }) => optionLine(option, paths));
-  const argumentLines = commands.flatMap((command) =>
-    command.arguments.flatMap((argument, index) => {
-      if (argument.value.kind !== 'choices') return [];
-      const condition = fishWord(`__mkt_at_argument ${fishWord(pathKey(command))} ${index}`);
-      return [`complete -c mkt -n ${condition}${valuesCall(`${pathKey(command)}:${index}`)}`];
-    }),
-  );
+  const argumentLines = positionalArguments(program)
+    .filter(({ value }) => value.kind === 'choices')
+    .map(({ command, index, key }) => `complete -c mkt -n ${fishWord(`__mkt_at_argument ${fishWord(pathKey(command))} ${index}`)}${valuesCall(key)}`);
   return [...subcommandLines, '', ...optionLines, '', ...argumentLines].join('\n');
 }
 

@@ -11,8 +11,20 @@ export const optionNames = (option: OptionSpec): string[] => [option.short, opti
 /** Commands grouped by an equal value, so that a script lists each distinct value once. */
 export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
-  for (const item of items) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), item]);
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
   return groups;
+}
+
+/** Each command's positional arguments, with the key the scripts look one up by: `PATH:N`, N from 0. */
+export function positionalArguments(program: CommandSpec): { command: CommandSpec; index: number; key: string; value: ValueCompletion }[] {
+  return allCommands(program).flatMap((command) =>
+    command.arguments.map((argument, index) => ({ command, index, key: `${pathKey(command)}:${index}`, value: argument.value })),
+  );
 }
 
 /**
