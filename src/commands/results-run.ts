@@ -20,17 +20,23 @@ const RESULTS_TABLE_COLUMNS = [
   'scraped_time',
 ] as const;
 
+/**
+ * The V8 flags a walk runs with. A long walk allocates fast while its live data stays small,
+ * and V8 sizes the heap by the former: peak RSS for 200k records was 1.6x that for 20k. A
+ * slower-growing heap keeps it at 1.2x, for about 35 ms of a 300-page walk (docs/performance.md,
+ * "Memory of a walk"). Every format needs it: Parquet of the sandbox's repetitive data stayed
+ * at 1.3x without it, but of test/bench/export-memory.mjs's less repetitive records it reached
+ * 1.4-1.9x (173-247 MB). That script measures with these flags.
+ */
+export const WALK_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=20'];
+
 export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
-  // A long walk allocates fast while its live data stays small, and V8 sizes the heap by the
-  // former: peak RSS for 200k records was 1.6x that for 20k. A slower-growing heap keeps it
-  // at 1.2x, for about 35 ms of a 300-page walk (docs/performance.md, "Memory of a walk").
-  // Parquet, which holds each column's repeated values once, stays at 1.3x without it.
-  if (walking && output.format !== 'parquet') setFlagsFromString('--heap-growing-percent=20');
+  if (walking) for (const flag of WALK_HEAP_FLAGS) setFlagsFromString(flag);
   const progress = await createProgress({
     stream: deps.stderr,
     enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,

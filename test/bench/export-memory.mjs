@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(import.meta.url);
 const distWrite = new URL('../../dist/output/write.js', import.meta.url);
 const distFields = new URL('../../dist/api/fields.js', import.meta.url);
+const distResultsRun = new URL('../../dist/commands/results-run.js', import.meta.url);
 
 const NOTES = [
   'Applies to orders in penny classes, excluding SPY, QQQ and IWM; see the "Complex Order" section.',
@@ -88,7 +89,8 @@ function option(name, fallback) {
   return (at === -1 ? fallback : process.argv[at + 1]).split(',');
 }
 
-function parent() {
+async function parent() {
+  const { WALK_HEAP_FLAGS } = await import(distResultsRun);
   const formats = option('formats', 'json,ndjson,csv,parquet,table');
   const counts = option('counts', '20000,200000').map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'mkt-export-memory-'));
@@ -98,8 +100,8 @@ function parent() {
     for (const format of formats) {
       const runs = counts.map((count) => {
         const path = join(dir, `out-${count}.${format}`);
-        // The heap setting `mkt results` makes when it walks pages (src/commands/results-run.ts).
-        const args = ['--heap-growing-percent=20', here, '--child', format, String(count), path];
+        // The heap settings `mkt results` makes when it walks pages.
+        const args = [...WALK_HEAP_FLAGS, here, '--child', format, String(count), path];
         const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 600_000 });
         if (result.status !== 0) throw new Error(`${format} ${count}: ${result.stderr || result.error}`);
         const measured = JSON.parse(result.stdout);
@@ -129,4 +131,4 @@ function parent() {
 }
 
 if (process.argv[2] === '--child') await child(process.argv[3], Number(process.argv[4]), process.argv[5]);
-else parent();
+else await parent();
