@@ -1,7 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
 import type { Context } from '../context.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../http/pagination.js';
+import { walkHeapControl } from '../io/heap.js';
 import { createProgress } from '../io/progress.js';
 import { writeDataset } from '../output/write.js';
 import { BYTE_STRING_FORMATS } from '../output/exporter.js';
@@ -20,23 +20,13 @@ const RESULTS_TABLE_COLUMNS = [
   'scraped_time',
 ] as const;
 
-/**
- * The V8 flags a walk runs with. A long walk allocates fast while its live data stays small,
- * and V8 sizes the heap by the former: peak RSS for 200k records was 1.6x that for 20k. A
- * slower-growing heap keeps it at 1.2x, for about 35 ms of a 300-page walk (docs/performance.md,
- * "Memory of a walk"). Every format needs it: Parquet of the sandbox's repetitive data stayed
- * at 1.3x without it, but of test/bench/export-memory.mjs's less repetitive records it reached
- * 1.4-1.9x (173-247 MB). That script measures with these flags.
- */
-export const WALK_HEAP_FLAGS: readonly string[] = ['--heap-growing-percent=20'];
-
 export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
-  if (walking) for (const flag of WALK_HEAP_FLAGS) setFlagsFromString(flag);
+  const afterPage = walking ? walkHeapControl(output.format) : () => {};
   const progress = await createProgress({
     stream: deps.stderr,
     enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,
@@ -52,6 +42,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     byteStrings: BYTE_STRING_FORMATS.has(output.format),
     warn: (message) => context.log.warn(message),
     onPage: (state) => {
+      afterPage();
       pages = state.page;
       progress.update(state);
     },

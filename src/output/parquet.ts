@@ -1,5 +1,6 @@
 import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hyparquet-writer';
 import { MalformedResponseError, MktError } from '../errors.js';
+import { collectGarbage } from '../io/heap.js';
 import { VERSION } from '../version.js';
 import { type Column, type Exporter, fromByteString } from './exporter.js';
 import { flattenRecord, valueText } from './flatten.js';
@@ -133,7 +134,10 @@ export const parquetExporter: Exporter = {
           for (const flat of flattenRecord(record)) {
             row++;
             for (const field of fields) field.values.push((byteStrings ? field.convertByteStrings : field.convert)(flat[field.name], row));
-            if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();
+            if (++size === PARQUET_ROW_GROUP_ROWS) {
+              await writeGroup();
+              collectGarbage(); // the group's values and encoding are garbage now: see collectGarbage
+            }
           }
         }
       }

@@ -2,8 +2,9 @@
 // Peak RSS of writing 20,000 and 200,000 fee schedule results in each format to a file, through
 // writeDataset as `mkt results --all -o FILE` does. Records are generated in-process, 100 to a
 // page with a turn of the event loop between pages (where a fetch would be), each a fresh
-// object of about 1 KB, as JSON.parse would make it. Each run is its own process, so that its
-// peak (maxRSS) is its own.
+// object of about 1 KB, as JSON.parse would make it, and after each page what `mkt results` does
+// after each page (walkHeapControl). Each run is its own process, so that its peak (maxRSS) is
+// its own.
 //
 //   npm run build && node test/bench/export-memory.mjs [--formats json,ndjson,csv,parquet,table] [--counts 20000,200000]
 //
@@ -19,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 const here = fileURLToPath(import.meta.url);
 const distWrite = new URL('../../dist/output/write.js', import.meta.url);
 const distFields = new URL('../../dist/api/fields.js', import.meta.url);
-const distResultsRun = new URL('../../dist/commands/results-run.js', import.meta.url);
+const distHeap = new URL('../../dist/io/heap.js', import.meta.url);
 
 const NOTES = [
   'Applies to orders in penny classes, excluding SPY, QQQ and IWM; see the "Complex Order" section.',
@@ -63,9 +64,10 @@ function record(index) {
   };
 }
 
-async function* pages(count) {
+async function* pages(count, afterPage) {
   for (let start = 0; start < count; start += 100) {
     await new Promise((resolve) => setImmediate(resolve));
+    afterPage();
     const records = [];
     for (let index = start; index < Math.min(start + 100, count); index++) records.push(record(index));
     yield { records };
@@ -75,9 +77,10 @@ async function* pages(count) {
 async function child(format, count, path) {
   const { writeDataset } = await import(distWrite);
   const { FEE_SCHEDULE_RESULT_FIELDS } = await import(distFields);
+  const { walkHeapControl } = await import(distHeap);
   const started = performance.now();
   const written = await writeDataset(
-    { shape: 'list', batches: pages(count), columns: FEE_SCHEDULE_RESULT_FIELDS },
+    { shape: 'list', batches: pages(count, walkHeapControl(format)), columns: FEE_SCHEDULE_RESULT_FIELDS },
     { format, outputPath: path, stdout: process.stdout, color: false, signal: new AbortController().signal },
   );
   const seconds = (performance.now() - started) / 1000;
@@ -90,7 +93,6 @@ function option(name, fallback) {
 }
 
 async function parent() {
-  const { WALK_HEAP_FLAGS } = await import(distResultsRun);
   const formats = option('formats', 'json,ndjson,csv,parquet,table');
   const counts = option('counts', '20000,200000').map(Number);
   const dir = mkdtempSync(join(tmpdir(), 'mkt-export-memory-'));
@@ -100,9 +102,7 @@ async function parent() {
     for (const format of formats) {
       const runs = counts.map((count) => {
         const path = join(dir, `out-${count}.${format}`);
-        // The heap settings `mkt results` makes when it walks pages.
-        const args = [...WALK_HEAP_FLAGS, here, '--child', format, String(count), path];
-        const result = spawnSync(process.execPath, args, { encoding: 'utf8', timeout: 600_000 });
+        const result = spawnSync(process.execPath, [here, '--child', format, String(count), path], { encoding: 'utf8', timeout: 600_000 });
         if (result.status !== 0) throw new Error(`${format} ${count}: ${result.stderr || result.error}`);
         const measured = JSON.parse(result.stdout);
         if (measured.records !== count) throw new Error(`${format} ${count}: wrote ${measured.records} records`);
