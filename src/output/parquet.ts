@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hyparquet-writer';
 import { MalformedResponseError, MktError } from '../errors.js';
 import { collectGarbage } from '../io/heap.js';
@@ -85,6 +86,13 @@ function converterFor({ name, kind, nullable }: Column, text: (string: string) =
   };
 }
 
+/**
+ * Pages are compressed with GZIP at level 1, by Node's zlib. hyparquet-writer's own Snappy is
+ * JavaScript: on a 30,000-record walk it took 56-80 ms to save 31% of 2.2 MB, where zlib takes
+ * 31 ms to save 56% (docs/performance.md). Every Parquet reader reads GZIP.
+ */
+const gzip = (bytes: Uint8Array): Uint8Array => gzipSync(bytes, { level: 1 });
+
 /** hyparquet-writer's buffer, handed to the sink after each row group and at the end. */
 function sinkWriter(sink: ChunkSink): Writer {
   const writer = new ByteWriter(1 << 20);
@@ -120,6 +128,8 @@ export const parquetExporter: Exporter = {
       const writer = new ParquetWriter({
         writer: sinkWriter(sink),
         schema: [{ name: 'root', num_children: columns.length }, ...columns.map(schemaElement)],
+        codec: 'GZIP',
+        compressors: { GZIP: gzip },
         createdBy: `mkt version ${VERSION}`,
       });
       let size = 0;

@@ -1,5 +1,6 @@
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
@@ -12,6 +13,12 @@ import { useDuckDB } from '../../helpers/duckdb.js';
 
 async function writeResults(path: string, records: readonly FeeScheduleResult[], select?: string[]): Promise<void> {
   await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path }));
+}
+
+/** The rows of a file, read by hyparquet, which reads GZIP through a decompressor it is given. */
+async function readBack(path: string, columns?: string[]): Promise<Record<string, unknown>[]> {
+  const compressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+  return parquetReadObjects({ file: await asyncBufferFromFile(path), columns, compressors });
 }
 
 const duckdb = useDuckDB();
@@ -76,7 +83,7 @@ describe('parquet', () => {
     const records = awkwardResults();
     const path = join(tempDirs.current.path, 'results.parquet');
     await writeResults(path, records);
-    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(path) });
+    const rows = await readBack(path);
     expect(rows).toHaveLength(records.length);
     for (const [index, record] of records.entries()) {
       const row = rows[index] ?? {};
@@ -98,7 +105,7 @@ describe('parquet', () => {
     }));
     const path = join(tempDirs.current.path, 'repeats.parquet');
     await writeResults(path, records);
-    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(path), columns: ['id', 'fee_notes', 'exchange_name', 'scraped_time'] });
+    const rows = await readBack(path, ['id', 'fee_notes', 'exchange_name', 'scraped_time']);
     expect(rows.map((row) => [row.id, row.fee_notes, row.exchange_name, (row.scraped_time as Date).toISOString()])).toEqual(
       records.map((record) => [record.id, record.fee_notes, record.exchange_name, new Date(record.scraped_time).toISOString()]),
     );
@@ -147,12 +154,13 @@ describe('parquet', () => {
     }
   });
 
-  it('bounds row groups', async () => {
+  it('bounds row groups, and compresses every column of each with GZIP', async () => {
     const template = awkwardResults(1)[0] as FeeScheduleResult;
     const path = join(tempDirs.current.path, 'groups.parquet');
-    await writeResults(path, Array.from({ length: PARQUET_ROW_GROUP_ROWS + 1 }, () => template), ['id']);
+    await writeResults(path, Array.from({ length: PARQUET_ROW_GROUP_ROWS + 1 }, () => template), ['id', 'fee_notes']);
     const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
     expect(metadata.row_groups.map((group) => Number(group.num_rows))).toEqual([PARQUET_ROW_GROUP_ROWS, 1]);
+    expect(metadata.row_groups.flatMap((group) => group.columns.map((column) => column.meta_data?.codec))).toEqual(['GZIP', 'GZIP', 'GZIP', 'GZIP']);
   });
 
   it('makes a valid file with the schema when there are no records', async () => {
