@@ -5,6 +5,7 @@ import { collectGarbage } from '../io/heap.js';
 import { VERSION } from '../version.js';
 import { type Column, type Exporter, fromByteString } from './exporter.js';
 import { flattenRecord, valueText } from './flatten.js';
+import { chunkStatistics, setChunkStatistics } from './parquet-statistics.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
@@ -119,6 +120,7 @@ export const parquetExporter: Exporter = {
     // Rows go straight into one array per column: no object per row, little garbage.
     const fields = columns.map((column) => ({
       name: column.name,
+      kind: column.kind,
       convert: converterFor(column, (text) => text),
       convertByteStrings: converterFor(column, fromByteString),
       values: [] as ParquetValue[],
@@ -135,7 +137,10 @@ export const parquetExporter: Exporter = {
       let size = 0;
       let row = 0;
       const writeGroup = async (): Promise<void> => {
-        await writer.write({ columnData: fields.map(({ name, values }) => ({ name, data: values })), rowGroupSize: size });
+        const statistics = fields.map(({ kind, values }) => chunkStatistics(kind, values));
+        const columnData = fields.map(({ name, values }) => ({ name, data: values, statistics: false }));
+        await writer.write({ columnData, rowGroupSize: size });
+        setChunkStatistics(writer, statistics);
         for (const field of fields) field.values = [];
         size = 0;
       };
