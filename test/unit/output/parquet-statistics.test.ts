@@ -29,6 +29,7 @@ describe('compareUtf8', () => {
 const KINDS: Record<string, { kind: ColumnKind; element: SchemaElement }> = {
   venue: { kind: 'string', element: { name: 'venue', repetition_type: 'OPTIONAL', type: 'BYTE_ARRAY', converted_type: 'UTF8' } },
   note: { kind: 'string', element: { name: 'note', repetition_type: 'REQUIRED', type: 'BYTE_ARRAY', converted_type: 'UTF8' } },
+  wide: { kind: 'string', element: { name: 'wide', repetition_type: 'REQUIRED', type: 'BYTE_ARRAY', converted_type: 'UTF8' } },
   missing: { kind: 'string', element: { name: 'missing', repetition_type: 'OPTIONAL', type: 'BYTE_ARRAY', converted_type: 'UTF8' } },
   amount: { kind: 'number', element: { name: 'amount', repetition_type: 'OPTIONAL', type: 'DOUBLE' } },
   zero: { kind: 'number', element: { name: 'zero', repetition_type: 'REQUIRED', type: 'DOUBLE' } },
@@ -54,6 +55,11 @@ function rowGroups(): Record<string, (string | number | boolean | bigint | null)
     return {
       venue: Array.from({ length: rows }, () => pick(venues)),
       note: Array.from({ length: rows }, (_, row) => `${pick(['Ｆee', 'fee', '😀 fee', 'Fee'])} note ${group}-${row} ${'x'.repeat(50)}`),
+      // Only characters at or above U+D800, whose UTF-16 order is not their UTF-8 order. The first
+      // group opens with its minimum, U+E000, then holds only emoji (surrogate pairs).
+      wide: Array.from({ length: rows }, (_, row) =>
+        group === 0 ? (row === 0 ? '\ue000' : pick(['🚀', '😀', '🚀ｆ'])) : row === 0 ? '🚀' : pick(['🚀', '\ue000', 'ｆ', '😀', '\uffff', 'ｆ🚀', '🚀ｆ']),
+      ),
       missing: Array.from({ length: rows }, () => null),
       amount: Array.from({ length: rows }, () => pick([null, Number.NaN, -0, 0, 0.25, -1.5, next() * 100 - 50])),
       zero: Array.from({ length: rows }, () => pick([-0, 0])),
