@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import type { Deps } from './deps.js';
 import type { Context } from './context.js';
 import {
@@ -38,6 +39,20 @@ function exitCodeFor(error: unknown): ExitCode {
   return EXIT_CODES.failure;
 }
 
+/**
+ * The command line commander is given for `mkt help NAME`. Commander answers a NAME that is no
+ * command, and `help help`, with the program's whole help on stderr and a failure. As `gh` and
+ * `git` do, an unknown NAME is reported as an unknown command (exit 2, with commander's
+ * suggestion), and `help help` is the program's help.
+ */
+function helpArguments(program: Command, argv: readonly string[]): string[] {
+  const [first, name, ...rest] = argv;
+  if (first !== 'help' || name === undefined || name.startsWith('-')) return [...argv];
+  if (name === 'help') return ['--help'];
+  const known = program.commands.some((command) => command.name() === name || command.aliases().includes(name));
+  return known ? [...argv] : [name, ...rest];
+}
+
 /** Runs one invocation of `mkt` and returns its exit code. Never throws. */
 export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode> {
   let context: Context | undefined;
@@ -53,7 +68,7 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
     const program = buildProgram(deps, (created) => {
       context = created;
     });
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return EXIT_CODES.success;
   } catch (error) {
     const code = exitCodeFor(error);

@@ -107,6 +107,21 @@ describe('a command line that only looks like a help request', () => {
   });
 });
 
+describe('mkt help NAME', () => {
+  it('says so when NAME is no command, with commander\'s suggestion, and exits 2', async () => {
+    const nope = await runMkt(['help', 'nope']);
+    expect([nope.code, nope.stdout, nope.stderr]).toEqual([2, '', "error: unknown command 'nope'\n"]);
+    const fee = await runMkt(['help', 'fee']);
+    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "error: unknown command 'fee'\n(Did you mean fees?)\n"]);
+  });
+
+  it('is the program help for `mkt help help`', async () => {
+    const run = await runMkt(['help', 'help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await runMkt(['--help'])).stdout);
+  });
+});
+
 describe(`help on a terminal${hasScript ? '' : ' (SKIPPED: script from util-linux is not installed)'}`, () => {
   it.skipIf(!hasScript)("is laid out at the terminal's width, as commander lays it out", async () => {
     const fast = await runOnTerminal(['results', '--help'], { columns: 60 });
