@@ -74,7 +74,7 @@ export function parseTimestampMicros(input: string): bigint | undefined {
       at += 3;
       if (text[at] === '.' || text[at] === ',') {
         let count = 0;
-        for (at++; count < 9 && digitsAt(text, at, 1) >= 0; at++, count++) {
+        for (at++; digitsAt(text, at, 1) >= 0; at++, count++) {
           if (count < 6) micros = micros * 10 + (text.charCodeAt(at) - 0x30);
         }
         if (count === 0) return undefined;
