@@ -41,9 +41,9 @@ let gc: (() => void) | undefined;
 /**
  * A full garbage collection, now. The Parquet exporter calls it between row groups, when the last
  * group's values and its encoding are all garbage. Left to V8, a 200k export peaked at 1.4-1.9x a
- * 20k one; a heap that grows by 20% at most (--heap-growing-percent=20) held it at 1.1x for about
- * 45 ms of a 300-page walk, the price of collecting often; this holds it the same for one
- * collection per 20,000 rows.
+ * 20k one; a heap that grows by 20% at most (--heap-growing-percent=20) held it at 1.1x for 20-45
+ * ms of a 300-page walk, the price of collecting often; this holds it the same for one collection
+ * per 20,000 rows.
  *
  * V8 gives JavaScript its `gc` function only with --expose-gc, and only in contexts made after the
  * flag is set: hence the flag now and a new context.
