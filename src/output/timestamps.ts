@@ -74,8 +74,8 @@ export function parseTimestampMicros(input: string): bigint | undefined {
       at += 3;
       if (text[at] === '.' || text[at] === ',') {
         let count = 0;
-        for (at++; digitsAt(text, at, 1) >= 0; at++, count++) {
-          if (count < 6) micros = micros * 10 + (text.charCodeAt(at) - 0x30);
+        for (let digit = digitsAt(text, ++at, 1); digit >= 0; digit = digitsAt(text, ++at, 1), count++) {
+          if (count < 6) micros = micros * 10 + digit;
         }
         if (count === 0) return undefined;
         if (count < 6) micros *= 10 ** (6 - count);
