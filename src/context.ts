@@ -1,10 +1,11 @@
+import type { Command } from 'commander';
 import type { Deps } from './deps.js';
-import type { Format } from './output/exporter.js';
+import type { Format } from './formats.js';
 import type { ResolvedSettings } from './config/resolve.js';
-import type { ServiceClient } from './http/client.js';
+import type { ServiceClient } from './api/client.js';
 import { colorEnabled } from './io/color.js';
 import { Logger } from './io/log.js';
-import { MktError } from './errors.js';
+import { AuthError, MktError } from './errors.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
 export interface GlobalOptions {
@@ -27,11 +28,15 @@ export interface GlobalOptions {
   color: boolean;
 }
 
+/** Hands an action the invocation's Context, built once from the global options. */
+export type ContextFor = (command: Command) => Context;
+
 type Disposer = () => unknown;
 
 /**
  * One invocation's factory: hands a command what it needs, built on first use, so that a
- * command that never talks to the service never loads undici, conf or the sandbox.
+ * command that never talks to the service never loads the HTTP client, the config writer or
+ * the sandbox.
  */
 export class Context {
   readonly log: Logger;
@@ -70,24 +75,40 @@ export class Context {
     return this.settingsPromise;
   }
 
-  /** The HTTP client for the resolved base URL and key. */
+  /** The service's client for the resolved base URL and key. */
   client(): Promise<ServiceClient> {
     this.clientPromise ??= this.settings().then((settings) => this.createClient(settings));
     return this.clientPromise;
   }
 
-  /** An HTTP client for these settings (auth login checks a key not stored yet), closed at the end. */
+  /** A client for these settings (auth login checks a key not stored yet); its connections close at the end. */
   async createClient(settings: ResolvedSettings): Promise<ServiceClient> {
-    const { createServiceClient } = await import('./http/client.js');
-    const client = createServiceClient(settings, {
-      log: this.log,
-      signal: this.signal,
-      deps: this.deps,
-      insecure: this.globals.insecure,
+    const { checkBaseUrl } = await import('./http/base-url.js');
+    const baseUrl = checkBaseUrl(settings.baseUrl, settings.profile, this.globals.insecure);
+    const { apiKey } = settings;
+    if (!apiKey) {
+      throw new AuthError(`no API key for profile "${settings.profile}"`, {
+        hint: 'Run `mkt auth login`, or set MKT_API_KEY. To try mkt without a key, add --sandbox.',
+      });
+    }
+    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }] = await Promise.all([
+      import('./http/transport.js'),
+      import('./http/retry.js'),
+      import('./api/client.js'),
+      import('./version.js'),
+    ]);
+    const transport = await createTransport({
+      baseUrl,
+      userAgent: `mkt/${VERSION}`,
+      timeoutMs: settings.timeoutSeconds * 1000,
+      retry: { ...DEFAULT_RETRY_POLICY, retries: settings.retries },
       maxRequestsPerSecond: this.globals.maxRps,
+      signal: this.signal,
+      now: this.deps.now,
+      log: this.log,
     });
-    this.defer(() => client.close());
-    return client;
+    this.defer(() => transport.close());
+    return createServiceClient(transport, { apiKey, keySource: settings.keySource });
   }
 
   /** Runs fn when the invocation ends, last registered first. */

@@ -1,7 +1,7 @@
 import { Command, Help, InvalidArgumentError, Option } from 'commander';
 import type { Deps } from './deps.js';
-import { Context, type GlobalOptions } from './context.js';
-import { FORMATS } from './output/exporter.js';
+import { Context, type ContextFor, type GlobalOptions } from './context.js';
+import { FORMATS } from './formats.js';
 import { parseSetting } from './config/settings.js';
 import { collectList } from './commands/flag-values.js';
 import { VERSION } from './version.js';
@@ -12,10 +12,7 @@ import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
-import { addExamples } from './completion/command-examples.js';
-
-/** Hands an action the invocation's Context, built once from the global options. */
-export type ContextFor = (command: Command) => Context;
+import { addExamples } from './commands/examples.js';
 
 /** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
 function settingArgument(name: 'timeout' | 'retries'): (value: string) => number {

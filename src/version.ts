@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/**
- * The package version, from the nearest package.json named "mkt" above this module: one level
- * up from dist/, two from the bundle in dist/bundle/.
- */
+/** The package version, from the nearest package.json named "mkt" above this module (dist/ or src/). */
 function readVersion(): string {
   for (let directory = new URL('./', import.meta.url); ; directory = new URL('../', directory)) {
     try {

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import type { ContextFor } from '../program.js';
+import type { Context, ContextFor } from '../context.js';
 import type { ResolvedSettings, SettingSource } from '../config/resolve.js';
 import { AuthError, UsageError } from '../errors.js';
-import { addExamples } from '../completion/command-examples.js';
+import { addExamples } from './examples.js';
 
 /** `mkt auth login` options. */
 interface LoginOptions {
@@ -85,7 +84,7 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
 async function countReachableResults(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
   const client = await context.createClient({ ...settings, apiKey, keySource: 'stored' });
   try {
-    return (await client.fetchResultsPage({ page_size: 1 })).page.total_records;
+    return (await client.fetchResultsPage({ page_size: 1 })).total_records;
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     throw new AuthError(error.message, { hint: 'Nothing was stored. Check the key and try again.', cause: error });

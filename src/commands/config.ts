@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
-import type { Context } from '../context.js';
-import type { ContextFor } from '../program.js';
+import type { Context, ContextFor } from '../context.js';
 import type { ConfigFiles } from '../config/paths.js';
 import type { ProfileSettings } from '../config/settings.js';
 import { MktError } from '../errors.js';
-import { addExamples } from '../completion/command-examples.js';
+import { addExamples } from './examples.js';
 
 /** The profile a config command acts on, and the files that hold it. */
 interface ConfigTarget {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
 import { parseDateRange } from './flag-values.js';
-import { addExamples, type CommandExample } from '../completion/command-examples.js';
+import { addExamples, type CommandExample } from './examples.js';
 
 interface ExchangeCommandSpec {
   name: string;

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import { inOneBatch, type JsonObject } from '../output/exporter.js';
-import { addExamples } from '../completion/command-examples.js';
+import { addExamples } from './examples.js';
 
 /** One row per results flag that takes a fixed set of values. */
 function filterRows(): JsonObject[] {

@@ -1,5 +1,5 @@
 import type { Context } from '../context.js';
-import type { Format } from '../output/exporter.js';
+import type { Format } from '../formats.js';
 import { resolveFormat, type WriteOptions } from '../output/write.js';
 
 /**

@@ -1,12 +1,18 @@
 import type { Context } from '../context.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
-import { walkResults } from '../http/pagination.js';
-import { walkHeapControl } from '../io/heap.js';
+import { walkResults } from '../api/walk.js';
 import { createProgress } from '../io/progress.js';
 import { writeDataset } from '../output/write.js';
-import { BYTE_STRING_FORMATS } from '../output/exporter.js';
 import { outputOptions } from './output-options.js';
-import type { ResultsRequest } from './results.js';
+import type { ResultsQuery } from '../api/filters.js';
+
+/** What `mkt results` was asked for, its flags checked. */
+export interface ResultsRequest {
+  query: ResultsQuery;
+  all: boolean;
+  limit?: number;
+  allowDrift: boolean;
+}
 
 /** What a results table shows when --columns does not say: what an analyst reads first. */
 const RESULTS_TABLE_COLUMNS = [
@@ -26,7 +32,6 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const output = outputOptions(context, settings.defaultFormat);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
-  const afterPage = walking ? walkHeapControl(output.format) : () => {};
   const progress = await createProgress({
     stream: deps.stderr,
     enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,
@@ -39,10 +44,8 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     all: request.all,
     limit: request.limit,
     allowDrift: request.allowDrift,
-    byteStrings: BYTE_STRING_FORMATS.has(output.format),
     warn: (message) => context.log.warn(message),
     onPage: (state) => {
-      afterPage();
       pages = state.page;
       progress.update(state);
     },

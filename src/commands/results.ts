@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { ContextFor } from '../program.js';
+import type { ContextFor } from '../context.js';
 import {
   ENUM_FILTER_NAMES,
   ENUM_FILTER_VALUES,
@@ -13,7 +13,8 @@ import {
 } from '../api/filters.js';
 import { UsageError } from '../errors.js';
 import { collectList, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
-import { addExamples } from '../completion/command-examples.js';
+import { addExamples } from './examples.js';
+import type { ResultsRequest } from './results-run.js';
 
 /** Flags of `mkt results`, as commander parses them. */
 interface ResultsFlags {
@@ -41,12 +42,6 @@ interface ResultsFlags {
   allowDrift?: boolean;
 }
 
-export interface ResultsRequest {
-  query: ResultsQuery;
-  all: boolean;
-  limit?: number;
-  allowDrift: boolean;
-}
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 

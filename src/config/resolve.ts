@@ -1,5 +1,4 @@
-import type { GlobalOptions } from '../context.js';
-import type { Format } from '../output/exporter.js';
+import type { Format } from '../formats.js';
 import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
 import { readProfileSettings, readStoredApiKey } from './reader.js';
 import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
@@ -54,7 +53,8 @@ export function resolveProfile(flag: string | undefined, env: Env): { profile: s
  * reads the config files with node:fs and never loads `conf`. Bad values are usage errors.
  */
 export function resolveSettings(input: {
-  flags: Pick<GlobalOptions, 'profile' | 'baseUrl' | 'timeout' | 'retries'>;
+  /** --profile, --base-url, --timeout and --retries, as parsed. */
+  flags: { profile?: string; baseUrl?: string; timeout?: number; retries?: number };
   env: Env;
   /** False for `auth login`, which replaces the stored key and so must not trip on a broken one. */
   readStoredKey?: boolean;

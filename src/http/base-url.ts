@@ -1,4 +1,3 @@
-import type { ResolvedSettings } from '../config/resolve.js';
 import { UsageError } from '../errors.js';
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
@@ -12,13 +11,13 @@ export function isLoopbackHost(hostname: string): boolean {
  * it was read (src/config/settings.ts); here the key is kept off plain http to a host that is
  * not loopback, unless `insecure`.
  */
-export function checkBaseUrl(settings: Pick<ResolvedSettings, 'baseUrl' | 'profile'>, insecure = false): URL {
-  if (!settings.baseUrl) {
-    throw new UsageError(`no base URL for profile "${settings.profile}"`, {
+export function checkBaseUrl(baseUrl: string | undefined, profile: string, insecure = false): URL {
+  if (!baseUrl) {
+    throw new UsageError(`no base URL for profile "${profile}"`, {
       hint: 'Set one with --base-url, MKT_BASE_URL or `mkt config set base_url URL`; or try --sandbox.',
     });
   }
-  const url = new URL(settings.baseUrl);
+  const url = new URL(baseUrl);
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
     throw new UsageError(`refusing to send the API key over plain http to ${url.host}`, {
       hint: 'Use an https:// base URL, or add --insecure if you really mean it.',

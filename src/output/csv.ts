@@ -1,4 +1,4 @@
-import { batchText, type Exporter } from './exporter.js';
+import type { Exporter } from './exporter.js';
 import { flattenRecord, valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
@@ -25,9 +25,9 @@ export const csvExporter: Exporter = {
     const sink = new ChunkSink(target.stream);
     try {
       if (names.length > 0) sink.write(`${names.map(csvField).join(',')}\r\n`);
-      for await (const batch of batches) {
+      for await (const records of batches) {
         let text = '';
-        for (const record of batch.records) {
+        for (const record of records) {
           for (const row of flattenRecord(record)) {
             for (let index = 0; index < names.length; index++) {
               if (index > 0) text += ',';
@@ -36,7 +36,7 @@ export const csvExporter: Exporter = {
             text += '\r\n';
           }
         }
-        const wait = sink.write(batchText(batch, text));
+        const wait = sink.write(text);
         if (wait) await wait;
       }
       await sink.close();

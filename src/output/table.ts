@@ -19,7 +19,7 @@ export const tableExporter: Exporter = {
   async write(dataset, target) {
     const { columns, batches } = await tabulate(dataset, dataset.tableColumns);
     const rows: string[][] = [];
-    for await (const { records } of batches) {
+    for await (const records of batches) {
       for (const record of records) {
         for (const row of flattenRecord(record)) rows.push(columns.map((column) => tableCell(row[column.name])));
       }

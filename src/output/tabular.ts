@@ -1,4 +1,4 @@
-import type { Column, Dataset, JsonObject, RecordBatch } from './exporter.js';
+import type { Column, Dataset, JsonObject } from './exporter.js';
 import { deriveColumns, validateColumns } from './columns.js';
 import { flattenRecord } from './flatten.js';
 
@@ -6,7 +6,7 @@ import { flattenRecord } from './flatten.js';
 export interface Tabular {
   columns: readonly Column[];
   /** Each record gives `flattenRecord(record)` rows. */
-  batches: AsyncIterable<RecordBatch<JsonObject>> | Iterable<RecordBatch<JsonObject>>;
+  batches: AsyncIterable<readonly JsonObject[]> | Iterable<readonly JsonObject[]>;
 }
 
 /**
@@ -23,10 +23,9 @@ export async function tabulate(dataset: Dataset<JsonObject>, defaultSelect?: rea
   if (dataset.columns) {
     return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches };
   }
-  // Held as they came, not merged: each batch keeps its own byteStrings.
-  const batches: RecordBatch<JsonObject>[] = [];
-  for await (const batch of dataset.batches) batches.push(batch);
-  const records = batches.flatMap((batch) => batch.records);
+  const records: JsonObject[] = [];
+  for await (const batch of dataset.batches) for (const record of batch) records.push(record);
+  const batches = [records];
   if (records.length === 0 && select) {
     return { columns: select.map((name) => ({ name, kind: 'string', nullable: true })), batches };
   }

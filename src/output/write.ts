@@ -1,16 +1,16 @@
 import { extname } from 'node:path';
 import type { OutputStream } from '../deps.js';
 import { abortReason, UsageError } from '../errors.js';
-import { BYTE_STRING_FORMATS, type Dataset, type Exporter, type Format, type JsonObject, type OutputTarget, type RecordBatch } from './exporter.js';
+import { type Format, formatEntry, formatOfExtension } from '../formats.js';
+import type { Dataset, JsonObject, OutputTarget } from './exporter.js';
 import { validateColumns } from './columns.js';
 import { isBrokenPipe } from './sink.js';
 
 /** How and where `writeDataset` writes. */
 export interface WriteOptions {
   /**
-   * `--format`. When absent: from the `--output` extension (`.csv`, `.parquet`,
-   * `.ndjson`/`.jsonl`, `.json`; json for any other file), else table when stdout is a
-   * terminal, else json.
+   * `--format`. When absent: from the `--output` extension (src/formats.ts; json for any
+   * other file), else table when stdout is a terminal, else json.
    */
   format?: Format;
   /** The profile's format: used when neither `--format` nor a known extension decides. */
@@ -32,35 +32,18 @@ export interface WriteResult {
   path?: string;
 }
 
-const EXTENSION_FORMATS: Readonly<Record<string, Format>> = {
-  '.csv': 'csv',
-  '.parquet': 'parquet',
-  '.ndjson': 'ndjson',
-  '.jsonl': 'ndjson',
-  '.json': 'json',
-};
-
-/** Each format's module, loaded only when used: JSON never loads the Parquet writer. */
-const EXPORTERS: Readonly<Record<Format, () => Promise<Exporter>>> = {
-  table: () => import('./table.js').then((module) => module.tableExporter),
-  json: () => import('./json.js').then((module) => module.jsonExporter),
-  ndjson: () => import('./ndjson.js').then((module) => module.ndjsonExporter),
-  csv: () => import('./csv.js').then((module) => module.csvExporter),
-  parquet: () => import('./parquet.js').then((module) => module.parquetExporter),
-};
-
 /**
  * The format to write: `--format`, else the output file's extension, else the profile's
- * format, else table on a terminal and json elsewhere (a file is not a terminal). Parquet to a
- * terminal is a UsageError.
+ * format, else table on a terminal and json elsewhere (a file is not a terminal). A binary
+ * format to a terminal is a UsageError.
  */
 export function resolveFormat(options: Pick<WriteOptions, 'format' | 'defaultFormat' | 'outputPath' | 'stdout'>): Format {
   const { format, defaultFormat, outputPath, stdout } = options;
-  const fromExtension = outputPath === undefined ? undefined : EXTENSION_FORMATS[extname(outputPath).toLowerCase()];
+  const fromExtension = outputPath === undefined ? undefined : formatOfExtension(extname(outputPath));
   const onTerminal = outputPath === undefined && stdout.isTTY === true;
   const resolved = format ?? fromExtension ?? defaultFormat ?? (onTerminal ? 'table' : 'json');
-  if (resolved === 'parquet' && onTerminal) {
-    throw new UsageError('parquet is binary: use -o FILE or redirect stdout');
+  if (formatEntry(resolved).binary && onTerminal) {
+    throw new UsageError(`${resolved} is binary: use -o FILE or redirect stdout`);
   }
   return resolved;
 }
@@ -74,22 +57,17 @@ function untilAborted(work: Promise<void>, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * The dataset's batches, their records counted, stopped between batches once the signal aborts.
- * A batch of byte strings reaching a format that would measure or re-encode them is a bug.
- */
+/** The dataset's batches, their records counted, stopped between batches once the signal aborts. */
 async function* countedBatches(
-  batches: AsyncIterable<RecordBatch>,
-  format: Format,
+  batches: AsyncIterable<readonly object[]>,
   signal: AbortSignal,
   onBatch: (records: number) => void,
-): AsyncGenerator<RecordBatch<JsonObject>> {
-  for await (const batch of batches) {
+): AsyncGenerator<readonly JsonObject[]> {
+  for await (const records of batches) {
     if (signal.aborted) throw abortReason(signal);
-    if (batch.byteStrings && !BYTE_STRING_FORMATS.has(format)) throw new Error(`${format} cannot write byte strings`);
-    onBatch(batch.records.length);
+    onBatch(records.length);
     // Parsed JSON: the service's interfaces only lack JsonObject's index signature.
-    yield batch as RecordBatch<JsonObject>;
+    yield records as readonly JsonObject[];
   }
 }
 
@@ -109,11 +87,11 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
   const format = resolveFormat(options);
   if (dataset.select && dataset.columns) validateColumns(dataset.select, dataset.columns);
   if (signal.aborted) throw abortReason(signal);
-  const exporter = await EXPORTERS[format]();
+  const exporter = await formatEntry(format).load();
   let records = 0;
   const counted: Dataset<JsonObject> = {
     ...dataset,
-    batches: countedBatches(dataset.batches, format, signal, (count) => {
+    batches: countedBatches(dataset.batches, signal, (count) => {
       records += count;
     }),
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { checkBaseUrl, isLoopbackHost } from '../../../src/http/base-url.js';
 
-const check = (baseUrl: string | undefined, insecure = false) => checkBaseUrl({ baseUrl, profile: 'default' }, insecure);
+const check = (baseUrl: string | undefined, insecure = false) => checkBaseUrl(baseUrl, 'default', insecure);
 
 describe('checkBaseUrl', () => {
   it('accepts https anywhere and http on loopback', () => {

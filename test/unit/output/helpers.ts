@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import type { WriteOptions } from '../../../src/output/write.js';
-import type { RecordBatch } from '../../../src/output/exporter.js';
 
 /** A stdout stand-in that keeps what it is given, terminal or not. */
 export class MemoryStream extends Writable {
@@ -41,14 +40,14 @@ export function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
 }
 
 /** Records as a dataset's batches: two to a batch, so that exporters see several. */
-export async function* from<T extends object>(items: Iterable<T>): AsyncGenerator<RecordBatch<T>> {
+export async function* from<T extends object>(items: Iterable<T>): AsyncGenerator<readonly T[]> {
   const all = [...items];
-  for (let index = 0; index < all.length; index += 2) yield { records: all.slice(index, index + 2) };
+  for (let index = 0; index < all.length; index += 2) yield all.slice(index, index + 2);
 }
 
 /** Records pulled one by one (a test's generator), each as a batch of its own. */
-export async function* batched<T extends object>(records: AsyncIterable<T>): AsyncGenerator<RecordBatch<T>> {
-  for await (const record of records) yield { records: [record] };
+export async function* batched<T extends object>(records: AsyncIterable<T>): AsyncGenerator<readonly T[]> {
+  for await (const record of records) yield [record];
 }
 
 export interface TempDir {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Format } from '../../../src/output/exporter.js';
+import type { Format } from '../../../src/formats.js';
 import { tempDir } from './helpers.js';
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ const CHILD = `
 import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(${JSON.stringify(HOOK)}));
 const { writeDataset } = await import(process.env.MKT_WRITE_URL);
-async function* batches() { yield { records: [{ id: 'a', note: 'b' }] }; }
+async function* batches() { yield [{ id: 'a', note: 'b' }]; }
 await writeDataset({ shape: 'list', batches: batches() }, {
   format: process.argv[2], outputPath: process.argv[3], stdout: process.stdout, color: false, signal: new AbortController().signal,
 });

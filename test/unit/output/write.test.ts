@@ -6,15 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { InterruptedError, MktError, UsageError } from '../../../src/errors.js';
-import { FORMATS, type Format } from '../../../src/output/exporter.js';
-import type { RecordBatch } from '../../../src/output/exporter.js';
+import { FORMATS, type Format } from '../../../src/formats.js';
 import { PARQUET_ROW_GROUP_ROWS } from '../../../src/output/parquet.js';
 import { resolveFormat, writeDataset } from '../../../src/output/write.js';
 import { awkwardResults, batched, from, MemoryStream, options, useTempDir } from './helpers.js';
 
 const PREVIOUS = 'the previous export, which must survive\n';
 
-function results(batches: AsyncIterable<RecordBatch<FeeScheduleResult>>) {
+function results(batches: AsyncIterable<readonly FeeScheduleResult[]>) {
   return { shape: 'list' as const, batches, columns: FEE_SCHEDULE_RESULT_FIELDS };
 }
 
@@ -193,31 +192,5 @@ describe('writeDataset to stdout', () => {
     expect(pulled).toBeLessThan(bound);
     controller.abort();
     await expect(writing).rejects.toThrow(InterruptedError);
-  });
-});
-
-describe('byte strings', () => {
-  /** A batch whose strings hold UTF-8 bytes one per character, as a walk reads pages for CSV and JSON. */
-  async function* byteStringBatch() {
-    const [record] = awkwardResults(1);
-    yield { records: [{ ...(record as FeeScheduleResult), fee_notes: Buffer.from('émigré 🚀').toString('latin1') }], byteStrings: true };
-  }
-
-  it.each(['json', 'ndjson', 'csv'] as const)('%s writes them back as the UTF-8 they hold', async (format) => {
-    const stdout = new MemoryStream();
-    await writeDataset(results(byteStringBatch()), options({ format, stdout }));
-    expect(stdout.text()).toContain('émigré 🚀');
-  });
-
-  it('csv writes them back as the UTF-8 they hold when it derives the columns from the records', async () => {
-    const stdout = new MemoryStream();
-    await writeDataset({ shape: 'list', batches: byteStringBatch() }, options({ format: 'csv', stdout }));
-    expect(stdout.text()).toContain('émigré 🚀');
-  });
-
-  it('table, which measures text, refuses them (Parquet takes them: test/unit/output/parquet.test.ts)', async () => {
-    await expect(writeDataset(results(byteStringBatch()), options({ format: 'table', stdout: new MemoryStream() }))).rejects.toThrow(
-      'table cannot write byte strings',
-    );
   });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { renderShippedFiles, SHIPPED_FILES } from '../../../src/completion/shipped-files.js';
+import { renderShippedFiles, SHIPPED_FILES } from '../../../src/generators/shipped-files.js';
 import { realProgram } from './program.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));

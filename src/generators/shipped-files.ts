@@ -1,7 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import type { Shell } from '../commands/completion.js';
+import type { Shell } from './shells.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';
 import { fishScript } from './fish.js';
@@ -32,15 +30,4 @@ export function completionScript(shell: Shell, program: Command): string {
 export function renderShippedFiles(program: Command): { path: string; text: string }[] {
   const spec = describeCommand(program);
   return SHIPPED_FILES.map((file) => ({ path: file.path, text: file.render(spec) }));
-}
-
-/** Writes every shipped file under `root`; returns their paths. */
-export async function writeShippedFiles(program: Command, root: string): Promise<string[]> {
-  const files = renderShippedFiles(program);
-  for (const file of files) {
-    const target = join(root, file.path);
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(target, file.text);
-  }
-  return files.map((file) => file.path);
 }

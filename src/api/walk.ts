@@ -1,12 +1,17 @@
-import type { ResultsQuery } from '../api/filters.js';
-import { PAGE_SIZE } from '../api/filters.js';
-import type { FeeScheduleResult } from '../api/types.js';
 import { MktError } from '../errors.js';
-import type { ProgressState } from '../io/progress.js';
-import type { RecordBatch, SourceJson } from '../output/exporter.js';
-import type { ResultsPageResponse, ServiceClient } from './client.js';
+import type { ServiceClient } from './client.js';
+import { PAGE_SIZE, type ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
-import { oneLineElementSpans } from './json-spans.js';
+import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
+
+/** Where a walk is, after each page. */
+export interface WalkProgress {
+  /** Pages fetched so far. */
+  page: number;
+  totalPages: number;
+  /** Distinct records so far. */
+  records: number;
+}
 
 export interface WalkOptions {
   /** Walk every page; otherwise stop after the first unless `limit` needs more. */
@@ -20,10 +25,8 @@ export interface WalkOptions {
   concurrency?: number;
   /** Accept a walk whose total changes or does not add up, with a warning, instead of failing. */
   allowDrift?: boolean;
-  /** Ask for pages as byte strings (see BodyText in src/http/body-text.ts), for a format that takes them. */
-  byteStrings?: boolean;
   warn: (message: string) => void;
-  onPage?: (progress: ProgressState) => void;
+  onPage?: (progress: WalkProgress) => void;
 }
 
 const DEFAULT_CONCURRENCY = 4;
@@ -32,17 +35,6 @@ class DriftError extends MktError {
   constructor(message: string) {
     super(message, { hint: 'The data changed while it was read: run the command again, or add --allow-drift to accept it.' });
   }
-}
-
-/**
- * The JSON of the records of `page.data` at `kept` (indexes), as the body holds it; undefined
- * unless the body's layout is understood and no record in it holds a line break.
- */
-function sourceOf({ page, body }: ResultsPageResponse, kept: readonly number[]): SourceJson | undefined {
-  const all = oneLineElementSpans(body, 'data', page.data);
-  if (all === undefined || all.length !== page.data.length * 2) return undefined;
-  const spans = kept.length === page.data.length ? all : kept.flatMap((index) => [all[2 * index] as number, all[2 * index + 1] as number]);
-  return { bytes: body, spans };
 }
 
 /**
@@ -56,14 +48,12 @@ export async function* walkResults(
   client: ServiceClient,
   query: ResultsQuery,
   options: WalkOptions,
-): AsyncGenerator<RecordBatch<FeeScheduleResult>> {
+): AsyncGenerator<readonly FeeScheduleResult[]> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const firstPage = query.page_number ?? 0;
-  const fetchPage = (pageNumber: number) =>
-    client.fetchResultsPage({ ...query, page_number: pageNumber }, { byteStrings: options.byteStrings });
+  const fetchPage = (pageNumber: number) => client.fetchResultsPage({ ...query, page_number: pageNumber });
 
-  const firstResponse = await fetchPage(firstPage);
-  const first = firstResponse.page;
+  const first = await fetchPage(firstPage);
   const expectedTotal = first.total_records;
   const pageSize = query.page_size ?? PAGE_SIZE.default;
   const pagesForLimit = options.limit === undefined ? 1 : Math.ceil(options.limit / pageSize);
@@ -78,7 +68,7 @@ export async function* walkResults(
     driftReported = true;
   };
 
-  const inFlight = new Map<number, Promise<ResultsPageResponse>>();
+  const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>();
   let nextToRequest = firstPage + 1;
   const requestAhead = () => {
     while (nextToRequest <= lastPage && inFlight.size < (options.concurrency ?? DEFAULT_CONCURRENCY)) {
@@ -91,26 +81,22 @@ export async function* walkResults(
 
   for (let pageNumber = firstPage; ; pageNumber++) {
     requestAhead();
-    let response = firstResponse;
+    let page = first;
     if (pageNumber !== firstPage) {
-      response = await (inFlight.get(pageNumber) as Promise<ResultsPageResponse>);
+      page = await (inFlight.get(pageNumber) as Promise<FeeScheduleResultsPage>);
       inFlight.delete(pageNumber);
     }
-    const { page } = response;
     pagesReceived++;
     if (page.total_records !== expectedTotal) {
       drift(`total_records changed from ${expectedTotal} to ${page.total_records} during the walk (page ${pageNumber})`);
     }
     const records: FeeScheduleResult[] = [];
-    const kept: number[] = [];
     let index = 0;
     for (; index < page.data.length && seen.size < limit; index++) {
       const record = page.data[index] as FeeScheduleResult;
-      if (!seen.add(record.id)) continue;
-      records.push(record);
-      kept.push(index);
+      if (seen.add(record.id)) records.push(record);
     }
-    if (records.length > 0) yield { records, source: () => sourceOf(response, kept), byteStrings: response.byteStrings };
+    if (records.length > 0) yield records;
     if (index < page.data.length) return; // --limit reached within the page
     options.onPage?.({ page: pagesReceived, totalPages: lastPage - firstPage + 1, records: seen.size });
     if (pageNumber >= lastPage || seen.size >= limit) break;

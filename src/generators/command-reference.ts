@@ -1,4 +1,4 @@
-import type { CommandExample } from './command-examples.js';
+import type { CommandExample } from '../commands/examples.js';
 import { allCommands, type CommandSpec, globalOptionsOf, type OptionSpec } from './model.js';
 import { CONFIG_DIRECTORY, type Entry, ENVIRONMENT, EXIT_STATUS, FILES } from './reference-facts.js';
 

@@ -1,4 +1,4 @@
-import type { ResultsQuery } from '../api/filters.js';
+import type { ResultsQuery } from './filters.js';
 
 /** The query string of the results endpoint: arrays as repeated parameters, in a stable order. */
 export function toResultsSearchParams(query: ResultsQuery): URLSearchParams {

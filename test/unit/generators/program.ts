@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { buildProgram } from '../../../src/program.js';
-import { describeCommand, type CommandSpec } from '../../../src/completion/model.js';
+import { describeCommand, type CommandSpec } from '../../../src/generators/model.js';
 
 /** The real program, built as `mkt` builds it, with streams nobody reads. */
 export function realProgram(): Command {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { roffText } from '../../../src/completion/man-page.js';
+import { roffText } from '../../../src/generators/man-page.js';
 
 describe('roffText', () => {
   it('escapes hyphens and backslashes, so that flags and paths copy as typed', () => {

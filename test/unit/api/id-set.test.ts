@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { IdSet } from '../../../src/http/id-set.js';
+import { IdSet } from '../../../src/api/id-set.js';
 
 describe('IdSet', () => {
   it('answers as a Set of strings would, over many UUIDs and other ids, through growth', () => {

@@ -1,5 +1,5 @@
 import type { Command, Help, Option } from 'commander';
-import { type CommandExample, examplesOf } from './command-examples.js';
+import { type CommandExample, examplesOf } from '../commands/examples.js';
 import { argumentValues, optionValues, type ValueCompletion } from './value-sources.js';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeErrorBody } from '../../../src/http/error-body.js';
-import { toResultsSearchParams } from '../../../src/http/results-query.js';
+import { describeErrorBody } from '../../../src/api/error-body.js';
+import { toResultsSearchParams } from '../../../src/api/results-query.js';
 
 describe('describeErrorBody', () => {
   it('reads FastAPI detail lists, detail strings and messages', () => {

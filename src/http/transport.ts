@@ -1,0 +1,270 @@
+import { type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  abortReason,
+  HttpStatusError,
+  MalformedResponseError,
+  MktError,
+  NetworkError,
+  RetriesExhaustedError,
+  TimeoutError,
+} from '../errors.js';
+import type { Logger } from '../io/log.js';
+import { budgetReport, RateGate } from './rate-gate.js';
+import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
+
+/*
+ * The transport: GET requests to the service over one keep-alive pool, through the rate gate,
+ * retried by policy, following redirects that stay on the service's origin. It knows nothing of
+ * the service's endpoints: src/api/client.ts does.
+ *
+ * Built on node:http and node:https rather than undici. Loading undici's package entry took
+ * 100-160 ms of every command that talks to the service, and on Node 20 its WebAssembly HTTP
+ * parser kept the process from exiting for another ~200 ms while V8 optimised it in the
+ * background; Node's own HTTP client parses natively and loads in a few milliseconds
+ * (docs/performance.md).
+ */
+
+/** A header that carries the key: sent to the service's origin only, and never logged. */
+export interface Credential {
+  name: string;
+  value: string;
+  /** How --verbose shows it: `Authorization: Bearer ***`. */
+  redacted: string;
+}
+
+export interface TransportOptions {
+  /** The service: paths are resolved under it, and no request with the key leaves its origin. */
+  baseUrl: URL;
+  userAgent: string;
+  /** For a complete answer to one try. */
+  timeoutMs: number;
+  retry: RetryPolicy;
+  /** Cap on request starts per second (--max-rps). */
+  maxRequestsPerSecond?: number;
+  /** Aborted on Ctrl-C: what is in flight stops, and the abort's reason is thrown. */
+  signal: AbortSignal;
+  now: () => number;
+  log: Pick<Logger, 'debug' | 'isVerbose'>;
+}
+
+export interface Transport {
+  /** The service's host, for messages. */
+  readonly host: string;
+  /**
+   * GET `path` (under the base URL) with `query`: the parsed body of a 2xx answer. Other
+   * statuses are HttpStatusError, after retries where the policy retries them.
+   */
+  getJson(path: string, query: URLSearchParams, credential: Credential, headers?: Record<string, string>): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+const MAX_REDIRECTS = 5;
+/** Connections kept to the service: the walk has a few pages in flight. */
+const MAX_SOCKETS = 8;
+
+const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
+
+export async function createTransport(options: TransportOptions): Promise<Transport> {
+  const { baseUrl, signal, log, now, retry } = options;
+  // One module for the pool: redirects may not leave the origin, so never change protocol.
+  const http = baseUrl.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  const gate = new RateGate({ maxRequestsPerSecond: options.maxRequestsPerSecond, now, signal });
+
+  /** One request, its body read in full. Failures are MktErrors naming the host. */
+  function sendOnce(url: URL, headers: Record<string, string>): Promise<RawResponse> {
+    if (signal.aborted) return Promise.reject(abortReason(signal));
+    return new Promise((resolve, reject) => {
+      let timedOut = false;
+      let responded = false;
+      const request = http.request(url, { method: 'GET', headers, agent });
+      const timer = setTimeout(() => {
+        timedOut = true;
+        request.destroy();
+      }, options.timeoutMs);
+      const onAbort = (): void => {
+        request.destroy();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      const settle = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onAbort);
+      };
+      const fail = (error: unknown): void => {
+        settle();
+        if (signal.aborted) reject(abortReason(signal));
+        else if (timedOut) {
+          reject(
+            new TimeoutError(`no complete answer from ${url.host} within ${options.timeoutMs / 1000} s`, {
+              hint: 'Raise --timeout, or check the service is up.',
+              cause: error,
+            }),
+          );
+        } else reject(toNetworkError(error, url.host, responded));
+      };
+      request.on('error', fail);
+      request.on('response', (response) => {
+        responded = true;
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', fail);
+        response.on('end', () => {
+          settle();
+          const status = response.statusCode ?? 0;
+          // The status's standard text, not the server's: that is untrusted text.
+          resolve({ status, statusText: STATUS_CODES[status] ?? '', headers: response.headers, body: Buffer.concat(chunks) });
+        });
+      });
+      request.end();
+    });
+  }
+
+  /** One request through the rate gate, which learns from every answer. */
+  async function send(url: URL, headers: Record<string, string>): Promise<RawResponse> {
+    await gate.acquire().catch(() => {
+      throw abortReason(signal);
+    });
+    let response: RawResponse | undefined;
+    try {
+      response = await sendOnce(url, headers);
+      return response;
+    } finally {
+      gate.release(response ? budgetReport(response.status, response.headers, now(), retry.maxDelayMs) : {});
+    }
+  }
+
+  function logRequest(url: URL, credential: Credential, attempt: number): void {
+    if (log.isVerbose) log.debug(`→ GET ${url.href}${attempt > 1 ? ` (try ${attempt})` : ''} [${credential.redacted}]`);
+  }
+
+  function logResponse(response: RawResponse, startedAt: number): void {
+    if (!log.isVerbose) return;
+    const remaining = response.headers['x-ratelimit-remaining'];
+    const quota = remaining === undefined ? '' : `, x-ratelimit-remaining: ${String(remaining)}`;
+    log.debug(`← ${response.status} ${response.statusText} in ${now() - startedAt} ms, ${response.body.length} bytes${quota}`);
+  }
+
+  /** One try: follows redirects within the origin, refuses to take the key to another. */
+  async function tryOnce(url: URL, credential: Credential, headers: Record<string, string>, attempt: number): Promise<unknown> {
+    let target = url;
+    for (let redirects = 0; ; redirects++) {
+      logRequest(target, credential, attempt);
+      const startedAt = now();
+      const response = await send(target, { ...headers, [credential.name]: credential.value });
+      logResponse(response, startedAt);
+      const location = headerValue(response.headers.location);
+      if (response.status >= 300 && response.status < 400 && location) {
+        const next = new URL(location, target);
+        if (next.origin !== baseUrl.origin) {
+          throw new MktError(`${target.host} redirected to ${next.origin}; mkt sends the key only to ${baseUrl.origin}`, {
+            hint: 'If the service has moved, set the new base URL with --base-url or `mkt config set base_url URL`.',
+          });
+        }
+        if (redirects >= MAX_REDIRECTS) throw new MktError(`too many redirects from ${target.host}`);
+        target = next;
+        continue;
+      }
+      return parseResponse(response, target);
+    }
+  }
+
+  return {
+    host: baseUrl.host,
+    async getJson(path, query, credential, headers = {}) {
+      const url = new URL(`${baseUrl.pathname.replace(/\/$/, '')}${path}`, baseUrl);
+      url.search = query.toString();
+      const allHeaders = { 'user-agent': options.userAgent, accept: 'application/json', ...headers };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await tryOnce(url, credential, allHeaders, attempt);
+        } catch (error) {
+          if (!isRetryable(error, retry)) throw error;
+          const failure = error as MktError;
+          if (attempt > retry.retries) throw new RetriesExhaustedError(attempt, failure);
+          const retryAfter = error instanceof HttpStatusError ? error.retryAfter : undefined;
+          const delay = retryDelayMs(attempt, retryAfter, retry, now());
+          log.debug(`  ${failure.message}; retry ${attempt}/${retry.retries} in ${delay} ms`);
+          await sleep(delay, undefined, { signal }).catch(() => {
+            throw abortReason(signal);
+          });
+        }
+      }
+    },
+    async close() {
+      agent.destroy();
+    },
+  };
+}
+
+/** A 2xx body is JSON or the try failed; other statuses become HttpStatusError, their body parsed when it is JSON. */
+function parseResponse(response: RawResponse, url: URL): unknown {
+  const ok = response.status >= 200 && response.status < 300;
+  const text = response.body.toString('utf8').replace(/^\uFEFF/, '');
+  let body: unknown = text;
+  let isJson = false;
+  try {
+    body = JSON.parse(text);
+    isJson = true;
+  } catch {
+    // kept as text: error pages are often HTML
+  }
+  if (ok) {
+    if (!isJson) throw new MalformedResponseError(`${url.host} answered ${response.status} with a body that is not JSON (or is cut short)`);
+    return body;
+  }
+  throw new HttpStatusError(response.status, response.statusText, url.href, body, {
+    retryAfter: headerValue(response.headers['retry-after']),
+  });
+}
+
+const PERMANENT_CODES = new Set(['ENOTFOUND']);
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause === undefined ? undefined : errorCode(cause);
+}
+
+const isCertificateError = (code: string): boolean => /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code);
+/** EPROTO: OpenSSL failed the handshake, e.g. https to a port that speaks plain http. */
+const isTlsError = (code: string): boolean =>
+  code === 'EPROTO' || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL') || isCertificateError(code);
+
+/** Node's connection errors as one line naming the cause and the host. */
+function toNetworkError(error: unknown, host: string, responded: boolean): NetworkError {
+  const code = errorCode(error) ?? 'UNKNOWN';
+  const detail = error instanceof Error ? error.message : String(error);
+  if (isTlsError(code)) {
+    // OpenSSL's own messages read "…:SSL routines:<function>:<reason>:<file>:<line>:": keep the reason.
+    // Node 24 adds advice about its own flags to certificate errors ("; if the root CA is…");
+    // the hint gives advice that holds on every Node.
+    const reason = (/SSL routines:[^:]*:([^:]+):/.exec(detail)?.[1] ?? detail).replace(/; if the root CA .*/s, '');
+    return new NetworkError(`TLS error with ${host}: ${reason}`, {
+      transient: false,
+      hint: isCertificateError(code)
+        ? "Check that the certificate is the service's; if a private CA signed it, set NODE_EXTRA_CA_CERTS to the CA's file."
+        : 'Check the base URL is https on an https port, and that its certificate is trusted.',
+      cause: error,
+    });
+  }
+  const messages: Record<string, string> = {
+    ECONNREFUSED: `connection refused by ${host}`,
+    ENOTFOUND: `cannot resolve host ${host}`,
+    EAI_AGAIN: `cannot resolve host ${host} (DNS lookup timed out)`,
+    ECONNRESET: responded ? `connection to ${host} was cut mid-response` : `connection to ${host} was reset`,
+    EPIPE: `connection to ${host} was closed while sending`,
+    ETIMEDOUT: `could not connect to ${host} in time`,
+    HPE_INVALID_CONSTANT: `${host} answered with something that is not HTTP`,
+  };
+  const message = messages[code] ?? `request to ${host} failed: ${detail}`;
+  return new NetworkError(message, { transient: !PERMANENT_CODES.has(code), cause: error });
+}

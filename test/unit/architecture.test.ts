@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * Data flows one way: service → walk of plain records → exporter → sink. These checks read the
+ * import statements of src/ (static, type-only and dynamic alike) and hold the layers to it.
+ */
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+function sourceFiles(directory: string): string[] {
+  return readdirSync(directory, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(directory, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** `from './x.js'`, `import './x.js'` and `import('./x.js')`, relative ones only, as src-relative .ts paths. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|^import\s+)'(\.{1,2}\/[^']+)'/gm)].map((match) => match[1] as string);
+  return specifiers.map((specifier) => relative(SRC, resolve(dirname(file), specifier)).replace(/\.js$/, '.ts'));
+}
+
+const graph = new Map(sourceFiles(SRC).map((file) => [relative(SRC, file), importsOf(file)]));
+
+/** Strongly connected components of more than one file, or a file importing itself (Tarjan). */
+function cycles(): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, counter);
+    low.set(node, counter++);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of graph.get(node) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!index.has(next)) {
+        visit(next);
+        low.set(node, Math.min(low.get(node) as number, low.get(next) as number));
+      } else if (onStack.has(next)) {
+        low.set(node, Math.min(low.get(node) as number, index.get(next) as number));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    for (let member = stack.pop(); member !== undefined; member = stack.pop()) {
+      onStack.delete(member);
+      component.push(member);
+      if (member === node) break;
+    }
+    if (component.length > 1 || graph.get(node)?.includes(node)) found.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return found;
+}
+
+/** Imports from files under `from` into files under any of `into`. */
+function importsBetween(from: string, into: readonly string[]): string[] {
+  return [...graph].flatMap(([file, imports]) =>
+    file.startsWith(from) ? imports.filter((target) => into.some((layer) => target.startsWith(layer))).map((target) => `${file} → ${target}`) : [],
+  );
+}
+
+describe('the import graph of src/', () => {
+  it('reads the files it checks', () => {
+    expect(graph.get('api/walk.ts')).toContain('api/client.ts');
+  });
+
+  it('has no cycle, type-only imports included', () => {
+    expect(cycles()).toEqual([]);
+  });
+
+  it('keeps the HTTP transport free of output and commands', () => {
+    expect(importsBetween('http/', ['output/', 'commands/'])).toEqual([]);
+  });
+
+  it('keeps the output layer free of HTTP', () => {
+    expect(importsBetween('output/', ['http/'])).toEqual([]);
+  });
+
+  it('keeps the config free of the output layer', () => {
+    expect(importsBetween('config/', ['output/'])).toEqual([]);
+  });
+});
