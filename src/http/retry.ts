@@ -61,11 +61,14 @@ export function serverDelayMs(retryAfter: string | undefined, policy: RetryPolic
   return delay === undefined ? undefined : Math.min(delay, policy.maxDelayMs);
 }
 
-/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now. */
+/**
+ * `Retry-After` in seconds or as an HTTP date, in milliseconds from now; undefined when it is
+ * neither. The server's text: no signs, exponents or bare years, which Date.parse would take.
+ */
 export function parseRetryAfter(value: string, now: number): number | undefined {
   const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const date = Date.parse(trimmed);
-  if (Number.isNaN(date)) return undefined;
-  return Math.max(0, date - now);
+  if (/^\d{1,20}(\.\d{1,9})?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  // An HTTP date (all three of RFC 9110's forms) begins with the day's name.
+  const date = /^[A-Za-z]{3}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

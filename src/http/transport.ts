@@ -127,14 +127,17 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     });
   }
 
-  /** One request through the rate gate, which learns from every answer. */
-  async function send(url: URL, headers: Record<string, string>): Promise<RawResponse> {
+  /** One request through the rate gate, which learns from every answer; logged once it leaves the gate. */
+  async function send(url: URL, credential: Credential, headers: Record<string, string>, attempt: number): Promise<RawResponse> {
     await gate.acquire().catch(() => {
       throw abortReason(signal);
     });
+    logRequest(url, credential, attempt);
+    const startedAt = now();
     let response: RawResponse | undefined;
     try {
-      response = await sendOnce(url, headers);
+      response = await sendOnce(url, { ...headers, [credential.name]: credential.value });
+      logResponse(response, startedAt);
       return response;
     } finally {
       gate.release(response ? budgetReport(response.status, response.headers, now(), retry.maxDelayMs) : {});
@@ -156,10 +159,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
   async function tryOnce(url: URL, credential: Credential, headers: Record<string, string>, attempt: number): Promise<unknown> {
     let target = url;
     for (let redirects = 0; ; redirects++) {
-      logRequest(target, credential, attempt);
-      const startedAt = now();
-      const response = await send(target, { ...headers, [credential.name]: credential.value });
-      logResponse(response, startedAt);
+      const response = await send(target, credential, headers, attempt);
       const location = headerValue(response.headers.location);
       if (response.status >= 300 && response.status < 400 && location) {
         const next = new URL(location, target);

@@ -5,7 +5,7 @@ import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js
 import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
 import { SANDBOX_KEYS, SCOPED_EXCHANGES } from './keys.js';
-import { FixedWindowRateLimiter, type RateLimitOptions } from './rate-limit.js';
+import { FixedWindowRateLimiter, type RateLimitOptions, rateLimitHeaders, type RateVerdict } from './rate-limit.js';
 import { detailResponse, HTML_503_BODY, type SandboxResponse } from './responses.js';
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from './limits.js';
 import { ResultsDataset } from './results-dataset.js';
@@ -64,15 +64,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const seed = options.seed ?? DEFAULT_SEED;
   const latencyMs = options.latencyMs ?? 0;
   const route = createRouter(seed, new ResultsDataset({ seed, records: options.records ?? DEFAULT_RECORDS }));
-  const limiter = new FixedWindowRateLimiter(options.rate, Date.now());
+  const limiter = new FixedWindowRateLimiter(options.rate);
   const faults = options.faults ? new FaultInjector(seed) : undefined;
   const closing = new AbortController();
 
-  function send(response: ServerResponse, answer: SandboxResponse, remaining: number, fault?: FaultKind): void {
+  /** `verdict` gives the budget headers; without one (a failure before it), Remaining is 0. */
+  function send(response: ServerResponse, answer: SandboxResponse, verdict: RateVerdict | undefined, fault?: FaultKind): void {
     if (response.destroyed) return;
     response.writeHead(answer.status, {
       ...answer.headers,
-      [RATE_LIMIT_REMAINING_HEADER]: String(remaining),
+      ...(verdict ? rateLimitHeaders(verdict) : { [RATE_LIMIT_REMAINING_HEADER]: '0' }),
       'content-length': String(Buffer.byteLength(answer.body)),
     });
     if (fault !== 'truncated-200') {
@@ -98,22 +99,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (!verdict.allowed) {
       const retryAfter = String(verdict.retryAfterSeconds);
       const message = `Rate limit exceeded: ${options.rate?.requests} requests per ${options.rate?.seconds} seconds. Retry after ${retryAfter} seconds.`;
-      send(response, detailResponse(429, message, { 'retry-after': retryAfter }), 0);
+      send(response, detailResponse(429, message, { 'retry-after': retryAfter }), verdict);
       return;
     }
     const fault = faults?.next(request.method ?? 'GET', request.url ?? '/', key);
     if (fault === 'html-503') {
-      send(response, { status: 503, body: HTML_503_BODY, headers: { 'content-type': 'text/html' } }, verdict.remaining);
+      send(response, { status: 503, body: HTML_503_BODY, headers: { 'content-type': 'text/html' } }, verdict);
     } else if (fault === 'retry-429') {
-      send(response, detailResponse(429, 'Too Many Requests', { 'retry-after': '1' }), verdict.remaining);
+      send(response, detailResponse(429, 'Too Many Requests', { 'retry-after': '1' }), verdict);
     } else {
-      send(response, route(request, startedAt), verdict.remaining, fault);
+      send(response, route(request, startedAt), verdict, fault);
     }
   }
 
   const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, detailResponse(500, 'Internal Server Error'), 0);
+      if (!response.headersSent) send(response, detailResponse(500, 'Internal Server Error'), undefined);
       else response.destroy(error instanceof Error ? error : undefined);
     });
   });

@@ -1,11 +1,99 @@
-import { describe, expect, it } from 'vitest';
-import { RateGate } from '../../../src/http/rate-gate.js';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { budgetReport, RateGate } from '../../../src/http/rate-gate.js';
+import { FixedWindowRateLimiter, rateLimitHeaders } from '../../../src/sandbox/rate-limit.js';
+
+// The gate sleeps with node:timers/promises, which vitest's fake timers do not reach; this
+// routes it through the global setTimeout so that the tests below can drive the clock.
+vi.mock('node:timers/promises', () => ({
+  setTimeout: (ms: number, value: unknown, options?: { signal?: AbortSignal }) =>
+    new Promise((resolve, reject) => {
+      const signal = options?.signal;
+      if (signal?.aborted) return reject(signal.reason);
+      const onAbort = () => (clearTimeout(timer), reject(signal?.reason));
+      const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve(value)), ms);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+}));
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
+const MAX_DELAY_MS = 30_000;
 
 function gate() {
   return new RateGate({ now: () => 0, signal: new AbortController().signal });
 }
+
+/** Whether `promise` has settled, without waiting for it. */
+async function isDone(promise: Promise<unknown>): Promise<boolean> {
+  let done = false;
+  void promise.then(() => (done = true));
+  await settle();
+  return done;
+}
+
+describe('budgetReport', () => {
+  const now = Date.parse('2026-11-21T12:00:00Z');
+  const read = (headers: Record<string, string | string[] | undefined>, status = 200) => budgetReport(status, headers, now, MAX_DELAY_MS);
+
+  it('reads X-RateLimit-Remaining, and leaves out what is not a count', () => {
+    expect(read({ 'x-ratelimit-remaining': '7' })).toEqual({ remaining: 7 });
+    expect(read({ 'x-ratelimit-remaining': ['3', '3'] })).toEqual({ remaining: 3 });
+    for (const bad of ['-1', 'NaN', '1e3', '0x10', '', '2.5', '5, 4', '99999999999999999999', 'Infinity']) {
+      expect(read({ 'x-ratelimit-remaining': bad })).toEqual({});
+    }
+    expect(read({ 'x-ratelimit-remaining': ['3', '4'] })).toEqual({});
+    expect(read({})).toEqual({});
+  });
+
+  it('reads X-RateLimit-Limit, else RateLimit-Limit, as a positive count', () => {
+    expect(read({ 'x-ratelimit-limit': '20' })).toEqual({ limit: 20 });
+    expect(read({ 'ratelimit-limit': '30' })).toEqual({ limit: 30 });
+    expect(read({ 'x-ratelimit-limit': '20', 'ratelimit-limit': '30' })).toEqual({ limit: 20 });
+    for (const bad of ['0', '-1', '1.5', 'many', '99999999999999999999']) expect(read({ 'x-ratelimit-limit': bad })).toEqual({});
+  });
+
+  it('reads X-RateLimit-Reset as epoch seconds when large, else as seconds from now', () => {
+    expect(read({ 'x-ratelimit-reset': String(now / 1000 + 2) })).toEqual({ resetAt: now + 2000 });
+    expect(read({ 'x-ratelimit-reset': '2' })).toEqual({ resetAt: now + 2000 });
+    expect(read({ 'x-ratelimit-reset': '0.5' })).toEqual({ resetAt: now + 500 });
+    // A past reset is kept: the gate tells an answer of an earlier window by it.
+    expect(read({ 'x-ratelimit-reset': String(now / 1000 - 2) })).toEqual({ resetAt: now - 2000 });
+  });
+
+  it('reads RateLimit-Reset as seconds from now, X-RateLimit-Reset first', () => {
+    expect(read({ 'ratelimit-reset': '3' })).toEqual({ resetAt: now + 3000 });
+    expect(read({ 'ratelimit-reset': '3', 'x-ratelimit-reset': '1' })).toEqual({ resetAt: now + 1000 });
+  });
+
+  it('caps a far-off reset at the longest wait, and says so', () => {
+    expect(read({ 'x-ratelimit-reset': '99999999999' })).toEqual({ resetAt: now + MAX_DELAY_MS, resetCapped: true });
+    expect(read({ 'ratelimit-reset': '86400' })).toEqual({ resetAt: now + MAX_DELAY_MS, resetCapped: true });
+  });
+
+  it('ignores a malformed reset', () => {
+    for (const bad of ['-5', 'soon', 'NaN', 'Infinity', '1e12', '', '1, 2']) {
+      expect(read({ 'x-ratelimit-reset': bad, 'ratelimit-reset': bad })).toEqual({});
+    }
+    expect(read({ 'x-ratelimit-reset': ['1', '2'] })).toEqual({});
+  });
+
+  it('reads Retry-After, in seconds or as an HTTP date, on 429 and 503 only', () => {
+    expect(read({ 'retry-after': '3' }, 429)).toEqual({ retryAfterMs: 3000 });
+    expect(read({ 'retry-after': 'Sat, 21 Nov 2026 12:00:05 GMT' }, 503)).toEqual({ retryAfterMs: 5000 });
+    expect(read({ 'retry-after': 'Sat, 21 Nov 2026 11:00:00 GMT' }, 429)).toEqual({ retryAfterMs: 0 });
+    expect(read({ 'retry-after': '3600' }, 429)).toEqual({ retryAfterMs: MAX_DELAY_MS });
+    expect(read({ 'retry-after': '3' }, 200)).toEqual({});
+    expect(read({ 'retry-after': '3' }, 500)).toEqual({});
+    for (const bad of ['-3', 'soon', '1e3', '2026-11-21', '', 'Sat, 99 Nov 2026 12:00:05 GMT']) {
+      expect(read({ 'retry-after': bad }, 429)).toEqual({});
+    }
+  });
+
+  it('reads the sandbox headers', () => {
+    const limiter = new FixedWindowRateLimiter({ requests: 2, seconds: 2 });
+    const at = Date.parse('2026-11-21T12:00:01.250Z'); // 1.25 s into a window ending at 12:00:02
+    expect(budgetReport(200, rateLimitHeaders(limiter.take('k', at)), at, MAX_DELAY_MS)).toEqual({ remaining: 1, limit: 2, resetAt: at + 750 });
+  });
+});
 
 describe('RateGate', () => {
   it('lets requests through while the budget lasts', async () => {
@@ -15,10 +103,7 @@ describe('RateGate', () => {
     await rateGate.acquire();
     await rateGate.acquire();
     await rateGate.acquire();
-    let fourthStarted = false;
-    void rateGate.acquire().then(() => (fourthStarted = true));
-    await settle();
-    expect(fourthStarted).toBe(false);
+    expect(await isDone(rateGate.acquire())).toBe(false);
   });
 
   it('stops sending when X-RateLimit-Remaining reaches 0, until a request in flight reports more', async () => {
@@ -26,24 +111,19 @@ describe('RateGate', () => {
     await rateGate.acquire();
     await rateGate.acquire();
     rateGate.release({ remaining: 0 });
-    let started = false;
-    const next = rateGate.acquire().then(() => (started = true));
-    await settle();
-    expect(started).toBe(false);
+    const next = rateGate.acquire();
+    expect(await isDone(next)).toBe(false);
     rateGate.release({ remaining: 10 });
     await next;
-    expect(started).toBe(true);
   });
 
-  it('with the budget spent and nothing in flight, sends one request alone to learn when the window reopens', async () => {
+  it('with the budget spent, no reset known and nothing in flight, sends one request alone to learn', async () => {
     const rateGate = gate();
     await rateGate.acquire();
     rateGate.release({ remaining: 0 });
     await rateGate.acquire();
-    let secondStarted = false;
-    const second = rateGate.acquire().then(() => (secondStarted = true));
-    await settle();
-    expect(secondStarted).toBe(false);
+    const second = rateGate.acquire();
+    expect(await isDone(second)).toBe(false);
     rateGate.release({ remaining: 9 });
     await second;
   });
@@ -56,5 +136,154 @@ describe('RateGate', () => {
     const waiting = rateGate.acquire();
     controller.abort();
     await expect(waiting).rejects.toThrow();
+  });
+});
+
+describe('RateGate with a reset', () => {
+  const start = Date.parse('2026-11-21T12:00:00Z');
+  // setImmediate stays real: isDone needs it to let promises settle.
+  beforeEach(() => void vi.useFakeTimers({ now: start, toFake: ['setTimeout', 'clearTimeout', 'Date'] }));
+  afterEach(() => void vi.useRealTimers());
+  const clockGate = (signal = new AbortController().signal) => new RateGate({ now: () => Date.now(), signal });
+
+  it('holds every request until the reset once the budget is spent, then sends one first', async () => {
+    const rateGate = clockGate();
+    await rateGate.acquire();
+    await rateGate.acquire();
+    rateGate.release({ remaining: 1, resetAt: start + 2000 });
+    rateGate.release({ remaining: 0, resetAt: start + 2000 });
+    const first = rateGate.acquire();
+    const second = rateGate.acquire();
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(await isDone(first)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await first;
+    // The new window's budget is learnt from the first answer in it, not assumed.
+    expect(await isDone(second)).toBe(false);
+    rateGate.release({ remaining: 19, resetAt: start + 4000 });
+    await second;
+  });
+
+  it('with the limit known, lets the whole budget go at the reset', async () => {
+    const rateGate = clockGate();
+    await rateGate.acquire();
+    rateGate.release({ remaining: 0, limit: 3, resetAt: start + 2000 });
+    const three = [rateGate.acquire(), rateGate.acquire(), rateGate.acquire()];
+    const fourth = rateGate.acquire();
+    await vi.advanceTimersByTimeAsync(2000);
+    await Promise.all(three);
+    expect(await isDone(fourth)).toBe(false);
+  });
+
+  it('counts the requests in flight against the budget, then holds for the reset', async () => {
+    const rateGate = clockGate();
+    await rateGate.acquire();
+    rateGate.release({ remaining: 2, resetAt: start + 2000 });
+    await rateGate.acquire();
+    await rateGate.acquire();
+    const third = rateGate.acquire();
+    expect(await isDone(third)).toBe(false);
+    // One left by the server's count, but the request still in flight may take it.
+    rateGate.release({ remaining: 1, resetAt: start + 2000 });
+    expect(await isDone(third)).toBe(false);
+    rateGate.release({ remaining: 0, resetAt: start + 2000 });
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(await isDone(third)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await third;
+  });
+
+  it('holds no longer than the cap for a far-off reset, then lets one request find out', async () => {
+    const rateGate = clockGate();
+    await rateGate.acquire();
+    rateGate.release(budgetReport(200, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '99999999999' }, Date.now(), MAX_DELAY_MS));
+    const first = rateGate.acquire();
+    const second = rateGate.acquire();
+    await vi.advanceTimersByTimeAsync(MAX_DELAY_MS - 1);
+    expect(await isDone(first)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await first;
+    expect(await isDone(second)).toBe(false);
+    rateGate.release(budgetReport(429, { 'x-ratelimit-remaining': '0', 'retry-after': '5' }, Date.now(), MAX_DELAY_MS));
+    await vi.advanceTimersByTimeAsync(4999);
+    expect(await isDone(second)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await second;
+  });
+
+  it('keeps the lowest count of a window when its answers arrive out of order', async () => {
+    const rateGate = clockGate();
+    for (let i = 0; i < 3; i++) await rateGate.acquire();
+    rateGate.release({ remaining: 0, resetAt: start + 2000 });
+    rateGate.release({ remaining: 1, resetAt: start + 2000 }); // counted before the one above
+    rateGate.release({ remaining: 2, resetAt: start + 2000 });
+    const next = rateGate.acquire();
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(await isDone(next)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await next;
+  });
+
+  it('ignores an answer of a window that has ended once the next one has spoken', async () => {
+    const rateGate = clockGate();
+    await rateGate.acquire();
+    await rateGate.acquire();
+    rateGate.release({ remaining: 15, resetAt: start + 4000 });
+    rateGate.release({ remaining: 0, resetAt: start }); // sent before the window turned, answered after
+    for (let i = 0; i < 15; i++) await rateGate.acquire();
+    expect(await isDone(rateGate.acquire())).toBe(false);
+  });
+
+  it('honours Retry-After over the count', async () => {
+    const rateGate = clockGate();
+    await rateGate.acquire();
+    rateGate.release({ remaining: 15, resetAt: start + 2000, retryAfterMs: 1000 });
+    const next = rateGate.acquire();
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await isDone(next)).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    await next;
+  });
+
+  it('aborts a request held for a reset', async () => {
+    const controller = new AbortController();
+    const rateGate = clockGate(controller.signal);
+    await rateGate.acquire();
+    rateGate.release({ remaining: 0, resetAt: start + 2000 });
+    const held = rateGate.acquire();
+    controller.abort();
+    await expect(held).rejects.toThrow();
+  });
+
+  it('walks 100 pages, 4 at a time, through the sandbox limiter at 20/2 s: no 429, done as the fifth window opens', async () => {
+    const limiter = new FixedWindowRateLimiter({ requests: 20, seconds: 2 });
+    const began = start + 300; // 0.3 s into a window
+    vi.setSystemTime(began);
+    const rateGate = clockGate();
+    const statuses: number[] = [];
+    let unsent = 100;
+    let lastAnswer = 0;
+    const worker = async () => {
+      while (unsent > 0) {
+        await rateGate.acquire();
+        if (unsent === 0) return rateGate.release({});
+        unsent--;
+        const verdict = limiter.take('key', Date.now());
+        await new Promise((resolve) => setTimeout(resolve, 5)); // the round trip
+        const headers = { ...rateLimitHeaders(verdict), ...(verdict.allowed ? {} : { 'retry-after': String(verdict.retryAfterSeconds) }) };
+        const status = verdict.allowed ? 200 : 429;
+        if (status === 429) unsent++;
+        statuses.push(status);
+        lastAnswer = Date.now();
+        rateGate.release(budgetReport(status, headers, lastAnswer, MAX_DELAY_MS));
+      }
+    };
+    const walk = Promise.all([worker(), worker(), worker(), worker()]);
+    await vi.advanceTimersByTimeAsync(20_000);
+    await walk;
+    expect(statuses).toHaveLength(100);
+    expect(statuses.filter((status) => status === 429)).toEqual([]);
+    // The fifth window opens at start + 8 s: its 20 pages take 5 round trips, 4 at a time.
+    expect(lastAnswer - (start + 8000)).toBe(5 * 5);
   });
 });

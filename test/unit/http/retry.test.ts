@@ -26,6 +26,8 @@ describe('Retry-After', () => {
     expect(parseRetryAfter('Sat, 21 Nov 2026 12:00:05 GMT', now)).toBe(5000);
     expect(parseRetryAfter('Sat, 21 Nov 2026 11:00:00 GMT', now)).toBe(0);
     expect(parseRetryAfter('soon', now)).toBeUndefined();
+    expect(parseRetryAfter('-1', now)).toBeUndefined();
+    expect(parseRetryAfter('2026', now)).toBe(2_026_000);
   });
   it('is capped at the longest wait wherever it is read (backoff and rate gate alike)', () => {
     expect(serverDelayMs('3600', DEFAULT_RETRY_POLICY, now)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs);
