@@ -1,11 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hyparquet-writer';
 import { MalformedResponseError, MktError } from '../errors.js';
-import { collectGarbage } from '../io/heap.js';
 import { VERSION } from '../version.js';
-import { type Column, type Exporter, fromByteString } from './exporter.js';
+import type { Column, Exporter } from './exporter.js';
 import { flattenRecord, valueText } from './flatten.js';
-import { chunkStatistics, setChunkStatistics } from './parquet-statistics.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
@@ -45,31 +43,30 @@ const REMEMBERED_STRINGS = 1024;
 
 /**
  * Turns a cell into the column's physical value, or says which row (counted from 1) broke the
- * schema. `text` turns the cell's strings into text: fromByteString for a batch of byte
- * strings, else nothing.
+ * schema.
  *
  * Most columns repeat a few values (venues, categories, a version's timestamps), so the first
  * 1,024 distinct strings of a column are converted once and their copies take that value. Each
  * page's own copy then dies young instead of living in the row group until it is encoded:
- * garbage collection had taken a sixth of a Parquet walk (docs/performance.md).
+ * garbage collection had taken a sixth of a Parquet walk (docs/performance.md). Without it, a
+ * 30,000-record write took a tenth more CPU time, and a 200,000-record one peaked 50 MB higher.
  */
-function converterFor({ name, kind, nullable }: Column, text: (string: string) => string): Converter {
+function converterFor({ name, kind, nullable }: Column): Converter {
   const fail = (row: number, problem: string): never => {
     throw new MalformedResponseError(`cannot write row ${row} to Parquet: ${name} ${problem}`);
   };
-  const shown = (value: unknown): string => text(JSON.stringify(value));
   const convert = (value: unknown, row: number): ParquetValue => {
     switch (kind) {
       case 'string':
-        return text(valueText(value));
+        return valueText(value);
       case 'number':
-        return typeof value === 'number' ? value : fail(row, `is not a number: ${shown(value)}`);
+        return typeof value === 'number' ? value : fail(row, `is not a number: ${JSON.stringify(value)}`);
       case 'boolean':
-        return typeof value === 'boolean' ? value : fail(row, `is not true or false: ${shown(value)}`);
+        return typeof value === 'boolean' ? value : fail(row, `is not true or false: ${JSON.stringify(value)}`);
       case 'timestamp_utc':
       case 'timestamp_local':
         return (typeof value === 'string' ? parseTimestampMicros(value) : undefined)
-          ?? fail(row, `is not an ISO 8601 timestamp: ${shown(value)}`);
+          ?? fail(row, `is not an ISO 8601 timestamp: ${JSON.stringify(value)}`);
     }
   };
   const remembered = new Map<string, ParquetValue>();
@@ -88,29 +85,98 @@ function converterFor({ name, kind, nullable }: Column, text: (string: string) =
 }
 
 /**
- * Pages are compressed with GZIP at level 1, by Node's zlib. hyparquet-writer's own Snappy is
- * JavaScript: on a 30,000-record walk it took 56-80 ms to save 31% of 2.2 MB, where zlib takes
- * 31 ms to save 56% (docs/performance.md). DuckDB, Spark, pyarrow and polars read GZIP as they
- * read Snappy (docs/formats.md).
+ * Pages are compressed with GZIP at level 1, by Node's zlib, handed to hyparquet-writer through
+ * its `compressors` option. Its own Snappy is JavaScript: on a 30,000-record walk it took 56-80
+ * ms to save 31% of 2.2 MB, where zlib takes 31 ms to save 56% (docs/performance.md). DuckDB,
+ * Spark, pyarrow and polars read GZIP as they read Snappy (docs/formats.md).
  */
 const gzip = (bytes: Uint8Array): Uint8Array => gzipSync(bytes, { level: 1 });
 
-/** hyparquet-writer's buffer, handed to the sink after each row group and at the end. */
-function sinkWriter(sink: ChunkSink): Writer {
-  const writer = new ByteWriter(1 << 20);
-  const flush = async (): Promise<void> => {
-    if (writer.index === 0) return;
-    const chunk = writer.getBytes().slice(); // the buffer is reused for the next row group
-    writer.index = 0;
-    await sink.write(chunk);
-  };
-  return Object.assign(writer, { flush, finish: flush });
+/**
+ * hyparquet-writer's `Writer`, handing the file to the sink a row group at a time: ParquetWriter
+ * calls `flush` after each row group, and `finish` once the footer is written. What was written
+ * since the last flush is held by a ByteWriter; a flush hands that one's bytes to the sink and
+ * starts another as large, so the sink owns its chunk and nothing is copied. `offset`, from
+ * which ParquetWriter takes the positions it records in the footer, counts from the start of
+ * the file.
+ */
+class SinkWriter implements Writer {
+  private bytes = new ByteWriter(1 << 20);
+  private flushed = 0;
+
+  constructor(private readonly sink: ChunkSink) {}
+
+  get buffer(): ArrayBuffer {
+    return this.bytes.buffer;
+  }
+  get view(): DataView {
+    return this.bytes.view;
+  }
+  get offset(): number {
+    return this.flushed + this.bytes.offset;
+  }
+
+  async flush(): Promise<void> {
+    const written = this.bytes;
+    if (written.offset === 0) return;
+    this.flushed += written.offset;
+    this.bytes = new ByteWriter(written.buffer.byteLength);
+    await this.sink.write(written.getBytes());
+  }
+  finish(): Promise<void> {
+    return this.flush();
+  }
+
+  ensure(size: number): void {
+    this.bytes.ensure(size);
+  }
+  getBuffer(): ArrayBuffer {
+    return this.bytes.getBuffer();
+  }
+  getBytes(): Uint8Array {
+    return this.bytes.getBytes();
+  }
+  appendUint8(value: number): void {
+    this.bytes.appendUint8(value);
+  }
+  appendUint32(value: number): void {
+    this.bytes.appendUint32(value);
+  }
+  appendInt32(value: number): void {
+    this.bytes.appendInt32(value);
+  }
+  appendInt64(value: bigint): void {
+    this.bytes.appendInt64(value);
+  }
+  appendFloat32(value: number): void {
+    this.bytes.appendFloat32(value);
+  }
+  appendFloat64(value: number): void {
+    this.bytes.appendFloat64(value);
+  }
+  appendBuffer(value: ArrayBuffer): void {
+    this.bytes.appendBuffer(value);
+  }
+  appendBytes(value: Uint8Array): void {
+    this.bytes.appendBytes(value);
+  }
+  appendVarInt(value: number): void {
+    this.bytes.appendVarInt(value);
+  }
+  appendVarBigInt(value: bigint): void {
+    this.bytes.appendVarBigInt(value);
+  }
+  appendZigZag(value: number | bigint): void {
+    this.bytes.appendZigZag(value);
+  }
 }
 
 /**
  * `parquet`: one column per field, typed by its kind, REQUIRED unless nullable; written one
  * bounded row group at a time with hyparquet-writer's incremental ParquetWriter, each group
  * handed to the stream before the next is read, so memory does not grow with the records.
+ * Column chunk statistics (min, max, null count), by which readers skip row groups, are
+ * hyparquet-writer's own: UTF8 bounds in UTF-8 byte order.
  */
 export const parquetExporter: Exporter = {
   async write(dataset, target) {
@@ -119,41 +185,31 @@ export const parquetExporter: Exporter = {
       throw new MktError('nothing to write as Parquet: the response has no fields', { hint: 'Use --format json.' });
     }
     // Rows go straight into one array per column: no object per row, little garbage.
-    const fields = columns.map((column) => ({
-      name: column.name,
-      kind: column.kind,
-      convert: converterFor(column, (text) => text),
-      convertByteStrings: converterFor(column, fromByteString),
-      values: [] as ParquetValue[],
-    }));
+    const fields = columns.map((column) => ({ name: column.name, convert: converterFor(column), values: [] as ParquetValue[] }));
     const sink = new ChunkSink(target.stream);
     try {
       const writer = new ParquetWriter({
-        writer: sinkWriter(sink),
+        writer: new SinkWriter(sink),
         schema: [{ name: 'root', num_children: columns.length }, ...columns.map(schemaElement)],
         codec: 'GZIP',
         compressors: { GZIP: gzip },
+        statistics: true,
         createdBy: `mkt version ${VERSION}`,
       });
       let size = 0;
       let row = 0;
       const writeGroup = async (): Promise<void> => {
-        const statistics = fields.map(({ kind, values }) => chunkStatistics(kind, values));
-        const columnData = fields.map(({ name, values }) => ({ name, data: values, statistics: false }));
+        const columnData = fields.map(({ name, values }) => ({ name, data: values }));
         await writer.write({ columnData, rowGroupSize: size });
-        setChunkStatistics(writer, statistics);
         for (const field of fields) field.values = [];
         size = 0;
       };
-      for await (const { records, byteStrings } of batches) {
+      for await (const records of batches) {
         for (const record of records) {
           for (const flat of flattenRecord(record)) {
             row++;
-            for (const field of fields) field.values.push((byteStrings ? field.convertByteStrings : field.convert)(flat[field.name], row));
-            if (++size === PARQUET_ROW_GROUP_ROWS) {
-              await writeGroup();
-              collectGarbage(); // the group's values and encoding are garbage now: see collectGarbage
-            }
+            for (const field of fields) field.values.push(field.convert(flat[field.name], row));
+            if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();
           }
         }
       }
