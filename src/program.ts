@@ -131,6 +131,9 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     .configureOutput({
       writeOut: (text) => deps.stdout.write(text),
       writeErr: (text) => deps.stderr.write(text),
+      // Help is as wide as the terminal it goes to, as commander does for process.stdout.
+      getOutHelpWidth: () => (deps.stdout.isTTY && deps.stdout.columns) || 80,
+      getErrHelpWidth: () => (deps.stderr.isTTY && deps.stderr.columns) || 80,
     })
     .exitOverride();
   addGlobalOptions(program);

@@ -4,7 +4,8 @@ import { type AddressInfo, createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
-import { MKT_BIN, runMkt } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { cleanEnv, MKT_BIN } from '../helpers/run-mkt.js';
 
 const DIST_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
 
@@ -14,9 +15,9 @@ interface Started {
   stop: (signal?: NodeJS.Signals) => void;
 }
 
-/** Spawns `mkt sandbox …` and resolves once it has printed its first line. */
+/** Spawns `mkt sandbox …` (it serves until a signal) and resolves once it has printed its first line. */
 function startCli(args: readonly string[]): Promise<Started> {
-  const child = spawn(process.execPath, [MKT_BIN, 'sandbox', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [MKT_BIN, 'sandbox', ...args], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   const exit = new Promise<{ code: number | null; stdout: string }>((resolve) => {
     child.on('close', (code) => resolve({ code, stdout }));
@@ -63,12 +64,13 @@ describe('mkt sandbox (the built CLI)', () => {
     expect(stdout).toContain('mkt-sandbox-key-scoped');
   });
 
+  // This test and the next run `mkt` in-process: they end before serving, and need no signal.
   it('exits 1 with a hint when the port is taken', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = taken.address() as AddressInfo;
-      const run = await runMkt(['sandbox', '--port', String(port)]);
+      const run = await runInProcess(['sandbox', '--port', String(port)]);
       expect(run.code).toBe(1);
       expect(run.stderr).toBe(`mkt: cannot listen on 127.0.0.1:${port} (EADDRINUSE).\nPick another port, or --port 0 for a free one.\n`);
     } finally {
@@ -78,7 +80,7 @@ describe('mkt sandbox (the built CLI)', () => {
 
   it('rejects bad flag values with exit code 2 before starting', async () => {
     for (const args of [['--rate', '10'], ['--port', '-1'], ['--port', '65536'], ['--records', 'many'], ['--latency', '1.5'], ['--seed', '-3']]) {
-      const run = await runMkt(['sandbox', ...args]);
+      const run = await runInProcess(['sandbox', ...args]);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(args[0]);

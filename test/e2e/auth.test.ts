@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
-import { type MktRun, runMkt, type RunOptions, tempConfigDir } from '../helpers/run-mkt.js';
+import { type InProcessOptions, type InProcessRun, runInProcess } from '../helpers/run-in-process.js';
+import { tempConfigDir } from '../helpers/run-mkt.js';
 import { emptyResultsPage, sendJson, startRecordingServer } from '../helpers/recording-server.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -11,9 +12,9 @@ const OTHER_KEY = 'e2e-other-key-0002-abcd';
 const SECRETS = [KEY, OTHER_KEY, 'mkt-sandbox-key-all-exchanges', 'mkt-sandbox-key-scoped', 'wrong-key-9999-zzzz'];
 
 /** Every run of this file, so that the last test can prove no key ever reached the output. */
-const runs: MktRun[] = [];
-async function mkt(args: readonly string[], options: RunOptions): Promise<MktRun> {
-  const run = await runMkt(args, options);
+const runs: InProcessRun[] = [];
+async function mkt(args: readonly string[], options: InProcessOptions): Promise<InProcessRun> {
+  const run = await runInProcess(args, options);
   runs.push(run);
   return run;
 }

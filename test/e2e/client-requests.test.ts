@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/version.js';
-import { runMkt } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { closedPort, emptyResultsPage, sendJson, sendText, startRecordingServer } from '../helpers/recording-server.js';
 
 const KEY = 'test-key-0123456789abcdef';
@@ -18,7 +18,7 @@ async function recorder(...args: Parameters<typeof startRecordingServer>) {
 describe('what the client sends', () => {
   it('maps every results flag to its query parameter, in the document spelling', async () => {
     const server = await recorder();
-    const run = await runMkt(
+    const run = await runInProcess(
       [
         'results',
         '--exchange-name', 'NYSE,CBOE',
@@ -55,7 +55,7 @@ describe('what the client sends', () => {
 
   it('sends the key in x-service-api-access-key to the results endpoint, and a User-Agent', async () => {
     const server = await recorder();
-    await runMkt(['results'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    await runInProcess(['results'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     const headers = server.requests[0]?.headers;
     expect(headers?.['x-service-api-access-key']).toBe(KEY);
     expect(headers?.authorization).toBeUndefined();
@@ -65,7 +65,7 @@ describe('what the client sends', () => {
   it('sends Authorization: Bearer and Content-Type: application/json to the exchange endpoints', async () => {
     const body = { exchange: 'NYSE', order_types: [], last_updated: '2024-01-01T00:00:00Z' };
     const server = await recorder((_request, response) => sendJson(response, 200, body));
-    const run = await runMkt(['order-types', 'NYSE', '--format', 'json'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['order-types', 'NYSE', '--format', 'json'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual(body);
     const request = server.requests[0];
@@ -78,7 +78,7 @@ describe('what the client sends', () => {
 
   it('sends start_date and end_date for historical', async () => {
     const server = await recorder((_request, response) => sendJson(response, 200, { exchange: 'NYSE', fee_schedules: [] }));
-    const run = await runMkt(['historical', 'NYSE', '--start-date', '2024-01-01', '--end-date', '2024-12-31', '-f', 'json'], {
+    const run = await runInProcess(['historical', 'NYSE', '--start-date', '2024-01-01', '--end-date', '2024-12-31', '-f', 'json'], {
       env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY },
     });
     expect(run.code).toBe(0);
@@ -87,7 +87,7 @@ describe('what the client sends', () => {
 
   it('keeps a path prefix of the base URL', async () => {
     const server = await recorder();
-    await runMkt(['results'], { env: { MKT_BASE_URL: `${server.url}/market-data/`, MKT_API_KEY: KEY } });
+    await runInProcess(['results'], { env: { MKT_BASE_URL: `${server.url}/market-data/`, MKT_API_KEY: KEY } });
     expect(server.requests[0]?.url).toBe('/market-data/api/v1/fee-schedule-results?page_number=0');
   });
 
@@ -97,7 +97,7 @@ describe('what the client sends', () => {
       const data = page < 2 ? [{ id: `r${page}a` }, { id: `r${page}b` }] : [{ id: 'r2a' }];
       sendJson(response, 200, { ...emptyResultsPage(2, page), data, total_records: 5, total_pages: 3 });
     });
-    const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], {
+    const run = await runInProcess(['results', '--all', '--page-size', '2', '-f', 'json'], {
       env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY },
     });
     expect(run.code).toBe(0);
@@ -120,7 +120,7 @@ describe('bad input sends nothing and exits 2', () => {
   ];
   it.each(cases)('%s', async (_name, args, stderr) => {
     const base = await closedPort();
-    const run = await runMkt(args, { env: { MKT_BASE_URL: base, MKT_API_KEY: KEY } });
+    const run = await runInProcess(args, { env: { MKT_BASE_URL: base, MKT_API_KEY: KEY } });
     expect(run).toMatchObject({ code: 2, stdout: '', stderr });
   });
 
@@ -130,13 +130,13 @@ describe('bad input sends nothing and exits 2', () => {
     [['--retries', '-1'], "error: option '--retries <n>' argument '-1' is invalid. it must be a whole number ≥ 0, not \"-1\"."],
     [['--max-rps', '0'], "error: option '--max-rps <n>' argument '0' is invalid. it must be a number of requests per second from 0.01 to 10000."],
   ])('rejects %j by the same rule as the stored setting', async (flags, message) => {
-    const run = await runMkt(['fees', 'NYSE', ...flags], { env: { MKT_BASE_URL: await closedPort(), MKT_API_KEY: KEY } });
+    const run = await runInProcess(['fees', 'NYSE', ...flags], { env: { MKT_BASE_URL: await closedPort(), MKT_API_KEY: KEY } });
     expect(run).toMatchObject({ code: 2, stdout: '' });
     expect(run.stderr.split('\n')[0]).toBe(message);
   });
 
   it('rejects an unknown flag', async () => {
-    const run = await runMkt(['results', '--fee-tpye', 'Option'], { env: { MKT_BASE_URL: await closedPort(), MKT_API_KEY: KEY } });
+    const run = await runInProcess(['results', '--fee-tpye', 'Option'], { env: { MKT_BASE_URL: await closedPort(), MKT_API_KEY: KEY } });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain("unknown option '--fee-tpye'");
@@ -144,7 +144,7 @@ describe('bad input sends nothing and exits 2', () => {
   });
 
   it('rejects a base URL that is not http(s)', async () => {
-    const run = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: 'ftp://example.test', MKT_API_KEY: KEY } });
+    const run = await runInProcess(['fees', 'NYSE'], { env: { MKT_BASE_URL: 'ftp://example.test', MKT_API_KEY: KEY } });
     expect(run).toMatchObject({
       code: 2,
       stdout: '',
@@ -156,7 +156,7 @@ describe('bad input sends nothing and exits 2', () => {
 describe('failures map to exit codes', () => {
   it('exits 3 with advice when there is no key, and sends nothing', async () => {
     const server = await recorder();
-    const run = await runMkt(['results'], { env: { MKT_BASE_URL: server.url } });
+    const run = await runInProcess(['results'], { env: { MKT_BASE_URL: server.url } });
     expect(run).toMatchObject({
       code: 3,
       stdout: '',
@@ -167,7 +167,7 @@ describe('failures map to exit codes', () => {
 
   it('exits 1 naming the host when the connection is refused', async () => {
     const base = await closedPort();
-    const run = await runMkt(['fees', 'NYSE', '--retries', '0'], { env: { MKT_BASE_URL: base, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['fees', 'NYSE', '--retries', '0'], { env: { MKT_BASE_URL: base, MKT_API_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(`mkt: gave up after 1 try: connection refused by ${new URL(base).host}\n`);
@@ -178,7 +178,7 @@ describe('failures map to exit codes', () => {
       response.writeHead(200, { 'content-type': 'text/html' });
       response.end('<html>maintenance</html>');
     });
-    const run = await runMkt(['fees', 'NYSE', '--retries', '1'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['fees', 'NYSE', '--retries', '1'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       `mkt: gave up after 2 tries: ${new URL(server.url).host} answered 200 with a body that is not JSON (or is cut short)\n`,
@@ -188,7 +188,7 @@ describe('failures map to exit codes', () => {
 
   it('never retries a 404, and exits 4', async () => {
     const server = await recorder((_request, response) => sendJson(response, 404, { detail: 'not found' }));
-    const run = await runMkt(['rules', 'nyse'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['rules', 'nyse'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run).toMatchObject({
       code: 4,
       stdout: '',
@@ -199,10 +199,10 @@ describe('failures map to exit codes', () => {
 
   it('shows no stack trace unless --verbose', async () => {
     const server = await recorder((_request, response) => sendJson(response, 401, { message: 'bad key' }));
-    const quiet = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const quiet = await runInProcess(['fees', 'NYSE'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(quiet.code).toBe(3);
     expect(quiet.stderr).toBe('mkt: the service rejected the API key (401)\nMKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n');
-    const verbose = await runMkt(['fees', 'NYSE', '--verbose'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const verbose = await runInProcess(['fees', 'NYSE', '--verbose'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(verbose.code).toBe(3);
     expect(verbose.stderr).toContain('    at ');
     expect(verbose.stderr).toContain('Authorization: Bearer ***');
@@ -220,7 +220,7 @@ describe('consistency of a walk', () => {
 
   it('drops a record a later page repeats, and fails when the distinct records fall short', async () => {
     const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'b' }, { id: 'c' }]], [4]);
-    const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['results', '--all', '--page-size', '2', '-f', 'ndjson'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(
       'mkt: received 3 distinct records, but the service reported 4\n'
@@ -230,14 +230,14 @@ describe('consistency of a walk', () => {
 
   it('fails when total_records changes during the walk', async () => {
     const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'c' }, { id: 'd' }]], [4, 5]);
-    const run = await runMkt(['results', '--all', '--page-size', '2'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['results', '--all', '--page-size', '2'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('mkt: total_records changed from 4 to 5 during the walk (page 1)\n');
   });
 
   it('accepts drift with a warning under --allow-drift, keeping each record once', async () => {
     const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'b' }, { id: 'c' }]], [4]);
-    const run = await runMkt(['results', '--all', '--page-size', '2', '--allow-drift', '-f', 'json'], {
+    const run = await runInProcess(['results', '--all', '--page-size', '2', '--allow-drift', '-f', 'json'], {
       env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY },
     });
     expect(run.code).toBe(0);
@@ -248,7 +248,7 @@ describe('consistency of a walk', () => {
   });
 });
 
-describe('JSON formats write records as the service sent them', () => {
+describe('JSON formats write the parsed records, whatever the layout of the page', () => {
   /** Two pages of results, each body laid out by `layout`; the second repeats the first's last record. */
   const servedAs = (layout: (body: object) => string) =>
     recorder((request, response) => {
@@ -263,31 +263,28 @@ describe('JSON formats write records as the service sent them', () => {
 
   /** The walk as NDJSON, checked to be the same records as the JSON format's array. */
   async function ndjsonMatchingJson(url: string): Promise<string> {
-    const ndjson = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(url));
+    const ndjson = await runInProcess(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(url));
     expect(ndjson).toMatchObject({ code: 0, stderr: '' });
-    const json = await runMkt(['results', '--all', '--page-size', '2', '-f', 'json'], env(url));
+    const json = await runInProcess(['results', '--all', '--page-size', '2', '-f', 'json'], env(url));
     expect(json.stdout).toBe(`[\n  ${ndjson.stdout.trimEnd().split('\n').join(',\n  ')}\n]\n`);
     return ndjson.stdout;
   }
 
-  it('keeps compact records byte for byte, escapes and number spellings included', async () => {
-    // The service's own spelling: \u-escapes, an escaped slash and 1.0 survive; JSON.stringify would rewrite them.
+  /** One record, the same whatever the layout of the page it came on (docs/formats.md, "json"). */
+  const COMPACT =
+    '{"id":"a","fee_amount":1,"fee_notes":"café ｆｕｌｌ 🙂","nested":{"list":[1,null]}}\n'
+    + '{"id":"b","fee_notes":null}\n'
+    + '{"id":"c","fee_notes":"\\"quoted\\" \\\\ /slash"}\n';
+
+  it('writes the parsed records compactly: escapes and number spellings are JSON.stringify\'s, not the service\'s', async () => {
     const server = await servedAs((body) => JSON.stringify(body).replace('café', 'caf\\u00e9').replace('"fee_amount":1', '"fee_amount":1.0').replace('\\\\ slash', '\\\\ \\/slash'));
-    expect(await ndjsonMatchingJson(server.url)).toBe(
-      '{"id":"a","fee_amount":1.0,"fee_notes":"caf\\u00e9 ｆｕｌｌ 🙂","nested":{"list":[1,null]}}\n'
-        + '{"id":"b","fee_notes":null}\n'
-        + '{"id":"c","fee_notes":"\\"quoted\\" \\\\ \\/slash"}\n',
-    );
+    expect(await ndjsonMatchingJson(server.url)).toBe(COMPACT);
   });
 
-  it('keeps records the service sent on one line with spaces as they came', async () => {
+  it('writes records the service sent on one line with spaces compactly', async () => {
     // Indented by one space, then each line break and its indent made one space: JSON has no line breaks inside strings.
-    const server = await servedAs((body) => JSON.stringify(body, null, 1).replace(/\n */g, ' '));
-    expect(await ndjsonMatchingJson(server.url)).toBe(
-      '{ "id": "a", "fee_amount": 1, "fee_notes": "café ｆｕｌｌ 🙂", "nested": { "list": [ 1, null ] } }\n'
-        + '{ "id": "b", "fee_notes": null }\n'
-        + '{ "id": "c", "fee_notes": "\\"quoted\\" \\\\ slash" }\n',
-    );
+    const server = await servedAs((body) => JSON.stringify(body, null, 1).replace(/\n */g, ' ').replace('\\\\ slash', '\\\\ /slash'));
+    expect(await ndjsonMatchingJson(server.url)).toBe(COMPACT);
   });
 
   it('writes records the service spread over several lines compactly, one per line', async () => {
@@ -307,7 +304,7 @@ describe('JSON formats write records as the service sent them', () => {
     const server = await recorder((request, response) => {
       sendText(response, 200, bodies[Number(new URL(request.url, 'http://x').searchParams.get('page_number'))] as string);
     });
-    const run = await runMkt(['results', '--all', '--page-size', '1', '-f', 'csv', '--columns', 'id,fee_notes'], env(server.url));
+    const run = await runInProcess(['results', '--all', '--page-size', '1', '-f', 'csv', '--columns', 'id,fee_notes'], env(server.url));
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toBe('id,fee_notes\r\na,café 🚀\r\nb,"émigré 🚀, ｆｕｌｌ"\r\n');
   });
@@ -315,18 +312,18 @@ describe('JSON formats write records as the service sent them', () => {
   it('reads a body that starts with a byte order mark, and writes no mark', async () => {
     const server = await servedAs((body) => `\ufeff${JSON.stringify(body)}`);
     for (const format of ['ndjson', 'csv']) {
-      const run = await runMkt(['results', '--all', '--page-size', '2', '-f', format, '--columns', 'id,fee_notes'], env(server.url));
+      const run = await runInProcess(['results', '--all', '--page-size', '2', '-f', format, '--columns', 'id,fee_notes'], env(server.url));
       expect(run).toMatchObject({ code: 0, stderr: '' });
       expect(run.stdout.startsWith('\ufeff')).toBe(false);
       expect(run.stdout).toContain('café ｆｕｌｌ 🙂');
     }
-    const whole = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
+    const whole = await runInProcess(['results', '--all', '--page-size', '2', '-f', 'ndjson'], env(server.url));
     expect(whole.stdout.split('\n')[0]).toBe('{"id":"a","fee_amount":1,"fee_notes":"café ｆｕｌｌ 🙂","nested":{"list":[1,null]}}');
   });
 
   it('cuts records down to --columns, whatever the service sent', async () => {
     const server = await servedAs((body) => JSON.stringify(body));
-    const run = await runMkt(['results', '--all', '--page-size', '2', '-f', 'ndjson', '--columns', 'fee_notes,id'], env(server.url));
+    const run = await runInProcess(['results', '--all', '--page-size', '2', '-f', 'ndjson', '--columns', 'fee_notes,id'], env(server.url));
     expect(run.stdout).toBe('{"fee_notes":"café ｆｕｌｌ 🙂","id":"a"}\n{"fee_notes":null,"id":"b"}\n{"fee_notes":"\\"quoted\\" \\\\ slash","id":"c"}\n');
   });
 });
@@ -341,7 +338,7 @@ describe('redirects', () => {
       }
       sendJson(response, 200, { exchange: 'NYSE' });
     });
-    const run = await runMkt(['fees', 'NYSE', '-f', 'json'], { env: { MKT_BASE_URL: `${server.url}/old`, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['fees', 'NYSE', '-f', 'json'], { env: { MKT_BASE_URL: `${server.url}/old`, MKT_API_KEY: KEY } });
     expect(run.code).toBe(0);
     expect(server.requests.map((request) => [request.url, request.headers.authorization])).toEqual([
       ['/old/api/v1/exchanges/NYSE/fees', `Bearer ${KEY}`],
@@ -355,7 +352,7 @@ describe('redirects', () => {
       response.writeHead(307, { location: `${elsewhere.url}/api/v1/fee-schedule-results` });
       response.end();
     });
-    const run = await runMkt(['results'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['results'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run).toMatchObject({
       code: 1,
       stdout: '',
@@ -372,7 +369,7 @@ describe('broken answers', () => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
       response.write('{"success": true, "data": [', () => response.socket?.destroy());
     });
-    const run = await runMkt(['results', '--retries', '2'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['results', '--retries', '2'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(new RegExp(`^mkt: gave up after 3 tries: .*${new URL(server.url).host}.*\\n$`));
@@ -384,7 +381,7 @@ describe('broken answers', () => {
       response.writeHead(503, { 'content-type': 'text/html' });
       response.end('<html><body>Service Unavailable</body></html>');
     });
-    const run = await runMkt(['rules', 'NYSE', '--retries', '1'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['rules', 'NYSE', '--retries', '1'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run).toMatchObject({
       code: 1,
       stdout: '',
@@ -399,7 +396,7 @@ describe('broken answers', () => {
       if (calls === 1) sendJson(response, 429, { detail: 'slow down' }, { 'retry-after': '1' });
       else sendJson(response, 200, emptyResultsPage());
     });
-    const run = await runMkt(['results', '--verbose'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    const run = await runInProcess(['results', '--verbose'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run.code).toBe(0);
     expect(run.stderr).toContain('retry 1/4 in 1000 ms');
   });

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
-import { MKT_BIN, runMkt, spawnMkt } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { MKT_BIN, spawnMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /*
@@ -234,12 +235,13 @@ describe(`fish${missing('fish')}`, () => {
 
 describe('mkt completion and mkt __profiles', () => {
   it.each(['bash', 'zsh', 'fish'])('mkt completion %s prints the shipped script', async (shell) => {
-    const run = await runMkt(['completion', shell]);
+    const run = await runInProcess(['completion', shell]);
     const shipped = { bash: 'mkt.bash', zsh: '_mkt', fish: 'mkt.fish' }[shell] as string;
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(execFileSync('cat', [join(COMPLETIONS, shipped)], { encoding: 'utf8' }));
   });
 
+  // A process: the pipe and bin/mkt.js's handling of EPIPE are what is tested.
   it('exits 0, quietly, when the reader goes away (mkt completion zsh | true)', async () => {
     const spawned = spawnMkt(['completion', 'zsh']);
     spawned.child.stdout.destroy();
@@ -247,13 +249,13 @@ describe('mkt completion and mkt __profiles', () => {
   });
 
   it('rejects another shell with exit 2', async () => {
-    const run = await runMkt(['completion', 'tcsh']);
+    const run = await runInProcess(['completion', 'tcsh']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('bash, zsh, fish');
   });
 
   it('lists the profiles of both files, from MKT_CONFIG_DIR', async () => {
-    const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: user.configDir } });
+    const run = await runInProcess(['__profiles'], { env: { MKT_CONFIG_DIR: user.configDir } });
     expect(run).toMatchObject({ code: 0, stdout: 'ci\ndev\nprod\n', stderr: '' });
   });
 
@@ -261,19 +263,19 @@ describe('mkt completion and mkt __profiles', () => {
     const xdg = tempDir('mkt-xdg-');
     mkdirSync(join(xdg, 'mkt'));
     writeFileSync(join(xdg, 'mkt', 'config.json'), JSON.stringify({ profiles: { eu: {} } }));
-    const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
+    const run = await runInProcess(['__profiles'], { env: { MKT_CONFIG_DIR: undefined, XDG_CONFIG_HOME: xdg } });
     expect(run.stdout).toBe('eu\n');
   });
 
   it('prints nothing, and succeeds, when a file is broken', async () => {
     const dir = tempDir('mkt-broken-');
     writeFileSync(join(dir, 'config.json'), '{not json');
-    const run = await runMkt(['__profiles'], { env: { MKT_CONFIG_DIR: dir } });
+    const run = await runInProcess(['__profiles'], { env: { MKT_CONFIG_DIR: dir } });
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
   it('keeps the hidden commands out of help', async () => {
-    const run = await runMkt(['--help']);
+    const run = await runInProcess(['--help']);
     expect(run.stdout).not.toContain('__profiles');
     expect(run.stdout).not.toContain('__generate');
   });

@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
 import { useDuckDB } from '../helpers/duckdb.js';
-import { MKT_BIN, runMkt, spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { MKT_BIN, spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -31,7 +32,7 @@ const env = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.cur
 
 async function exportTo(file: string, extra: string[] = []): Promise<string> {
   const path = join(dir, file);
-  const run = await runMkt(['results', '--all', '-o', path, ...extra], { env: env() });
+  const run = await runInProcess(['results', '--all', '-o', path, ...extra], { env: env() });
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   expect(run.stdout).toBe('');
@@ -103,7 +104,7 @@ describe('every format holds exactly what the sandbox served', () => {
   });
 
   it('table (off a terminal: every row and every character, no colour)', async () => {
-    const run = await runMkt(['results', '--all', '-f', 'table', '--columns', 'id,fee_amount'], { env: env() });
+    const run = await runInProcess(['results', '--all', '-f', 'table', '--columns', 'id,fee_amount'], { env: env() });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(served.length + 4);
@@ -115,7 +116,7 @@ describe('every format holds exactly what the sandbox served', () => {
 describe('--columns picks and orders fields in every format', () => {
   const columns = ['fee_amount', 'id', 'created_on'];
   const picked = () => served.slice(0, 20).map((record) => ({ fee_amount: record.fee_amount, id: record.id, created_on: record.created_on }));
-  const run = (format: string) => runMkt(['results', '-f', format, '--columns', columns.join(',')], { env: env() });
+  const run = (format: string) => runInProcess(['results', '-f', format, '--columns', columns.join(',')], { env: env() });
 
   it('json', async () => {
     const result = await run('json');
@@ -138,7 +139,7 @@ describe('--columns picks and orders fields in every format', () => {
 
   it('parquet', async () => {
     const path = join(dir, 'columns.parquet');
-    const result = await runMkt(['results', '--columns', columns.join(','), '-o', path], { env: env() });
+    const result = await runInProcess(['results', '--columns', columns.join(','), '-o', path], { env: env() });
     expect(result.code).toBe(0);
     const described = await duckdb.current.rows(`SELECT column_name FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
     expect(described.map((row) => row.column_name)).toEqual(columns);
@@ -150,7 +151,7 @@ describe('--columns picks and orders fields in every format', () => {
   });
 
   it('rejects an unknown field before sending anything, listing the fields', async () => {
-    const result = await runMkt(['results', '--columns', 'id,fee_amout'], { env: { MKT_BASE_URL: 'http://127.0.0.1:9', MKT_API_KEY: 'k' } });
+    const result = await runInProcess(['results', '--columns', 'id,fee_amout'], { env: { MKT_BASE_URL: 'http://127.0.0.1:9', MKT_API_KEY: 'k' } });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('fee_amout');
@@ -162,21 +163,21 @@ describe('which format', () => {
   it('--format outranks the extension, which outranks the profile, which outranks the terminal rule', async () => {
     const configDir = tempConfigDir();
     const withProfile = { ...env(), MKT_CONFIG_DIR: configDir };
-    expect((await runMkt(['config', 'set', 'format', 'csv'], { env: withProfile })).code).toBe(0);
+    expect((await runInProcess(['config', 'set', 'format', 'csv'], { env: withProfile })).code).toBe(0);
 
-    const stdout = await runMkt(['results', '--limit', '1'], { env: withProfile });
+    const stdout = await runInProcess(['results', '--limit', '1'], { env: withProfile });
     expect(stdout.stdout.startsWith('id,exchange_name,')).toBe(true);
 
     const parquetPath = join(dir, 'profile.parquet');
-    expect((await runMkt(['results', '--limit', '1', '-o', parquetPath], { env: withProfile })).code).toBe(0);
+    expect((await runInProcess(['results', '--limit', '1', '-o', parquetPath], { env: withProfile })).code).toBe(0);
     expect(readFileSync(parquetPath).subarray(0, 4).toString()).toBe('PAR1');
 
     const unknownExtension = join(dir, 'profile.txt');
-    await runMkt(['results', '--limit', '1', '-o', unknownExtension], { env: withProfile });
+    await runInProcess(['results', '--limit', '1', '-o', unknownExtension], { env: withProfile });
     expect(readFileSync(unknownExtension, 'utf8').startsWith('id,exchange_name,')).toBe(true);
 
     const forced = join(dir, 'forced.csv');
-    await runMkt(['results', '--limit', '1', '-o', forced, '--format', 'ndjson'], { env: withProfile });
+    await runInProcess(['results', '--limit', '1', '-o', forced, '--format', 'ndjson'], { env: withProfile });
     expect(JSON.parse(readFileSync(forced, 'utf8'))).toMatchObject({ id: served[0]?.id });
   });
 });
@@ -199,7 +200,7 @@ describe('files appear whole or not at all', () => {
 
   it('a failed export leaves no file', async () => {
     const path = join(dir, 'never.csv');
-    const run = await runMkt(['results', '--all', '-o', path, '--retries', '0'], {
+    const run = await runInProcess(['results', '--all', '-o', path, '--retries', '0'], {
       env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: 'wrong-key-123' },
     });
     expect(run.code).toBe(3);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRecordingServer } from '../helpers/recording-server.js';
-import { runMkt, spawnMkt } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { spawnMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 const slow = useSandbox({ latencyMs: 2000 });
@@ -34,7 +35,7 @@ const stallingEnv = () => ({ MKT_BASE_URL: stalling.url, MKT_API_KEY: 'test-key'
 
 describe('a body that stalls after its headers', () => {
   it('times out like a slow answer: exit 1, naming the host and the timeout', async () => {
-    const run = await runMkt(['results', '--timeout', '0.3', '--retries', '0'], { env: stallingEnv() });
+    const run = await runInProcess(['results', '--timeout', '0.3', '--retries', '0'], { env: stallingEnv() });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
@@ -57,7 +58,7 @@ describe('a body that stalls after its headers', () => {
 
 describe('--timeout', () => {
   it('gives up on a slow service with exit 1, naming the host and the timeout', async () => {
-    const run = await runMkt(['fees', 'NYSE', '--timeout', '0.2', '--retries', '1'], { env: env() });
+    const run = await runInProcess(['fees', 'NYSE', '--timeout', '0.2', '--retries', '1'], { env: env() });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(
@@ -67,7 +68,7 @@ describe('--timeout', () => {
   });
 
   it('is per request: a timeout longer than the latency succeeds', async () => {
-    const run = await runMkt(['fees', 'NYSE', '--timeout', '5', '-f', 'json'], { env: env() });
+    const run = await runInProcess(['fees', 'NYSE', '--timeout', '5', '-f', 'json'], { env: env() });
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ exchange: 'NYSE' });
   });

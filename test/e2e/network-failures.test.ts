@@ -5,7 +5,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMkt } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'network-test-key-5555';
@@ -26,7 +26,7 @@ async function listen(server: ReturnType<typeof createHttpServer>): Promise<stri
 
 describe('network failures: exit 1, one line naming the cause and the host', () => {
   it('DNS: a host that does not resolve is not retried', async () => {
-    const run = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: 'https://mkt-test.invalid', MKT_API_KEY: KEY } });
+    const run = await runInProcess(['fees', 'NYSE'], { env: { MKT_BASE_URL: 'https://mkt-test.invalid', MKT_API_KEY: KEY } });
     expect(run).toMatchObject({ code: 1, stdout: '' });
     // ENOTFOUND is final; a DNS server that times out (EAI_AGAIN) is retried first.
     expect(run.stderr).toMatch(/^mkt: (cannot resolve host mkt-test\.invalid|gave up after \d+ tries: cannot resolve host mkt-test\.invalid \(DNS lookup timed out\))\n$/);
@@ -36,7 +36,7 @@ describe('network failures: exit 1, one line naming the cause and the host', () 
     const server = createHttpServer((_request, response) => response.end('{}'));
     const host = await listen(server);
     try {
-      const run = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: `https://${host}`, MKT_API_KEY: KEY } });
+      const run = await runInProcess(['fees', 'NYSE'], { env: { MKT_BASE_URL: `https://${host}`, MKT_API_KEY: KEY } });
       expect(run).toMatchObject({
         code: 1,
         stdout: '',
@@ -60,7 +60,7 @@ describe('network failures: exit 1, one line naming the cause and the host', () 
     );
     const host = await listen(server as unknown as ReturnType<typeof createHttpServer>);
     try {
-      const run = await runMkt(['fees', 'NYSE'], { env: { MKT_BASE_URL: `https://${host}`, MKT_API_KEY: KEY } });
+      const run = await runInProcess(['fees', 'NYSE'], { env: { MKT_BASE_URL: `https://${host}`, MKT_API_KEY: KEY } });
       expect(run.code).toBe(1);
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe(

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMkt } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -19,7 +19,7 @@ describe('--faults: nothing is lost', () => {
     for (const [name, sandbox] of [['clean', clean], ['faulty', faulty]] as const) {
       const file = join(dir, `${name}.out`);
       const args = ['results', '--all', '--page-size', '25', '--format', format, '-o', file, '--verbose'];
-      const run = await runMkt(args, { env: env(sandbox) });
+      const run = await runInProcess(args, { env: env(sandbox) });
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toBe('');
       if (name === 'faulty') {
@@ -38,7 +38,7 @@ describe('--faults: nothing is lost', () => {
 
 describe('--rate: slows down instead of hammering', () => {
   it('walks 40 pages under a 10-per-second limit, provoking only a few 429s', async () => {
-    const run = await runMkt(['results', '--all', '--page-size', '25', '-f', 'ndjson', '--verbose'], { env: env(limited) });
+    const run = await runInProcess(['results', '--all', '--page-size', '25', '-f', 'ndjson', '--verbose'], { env: env(limited) });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(1000);
     const requests = run.stderr.split('\n').filter((line) => line.startsWith('→ GET')).length;
@@ -48,7 +48,7 @@ describe('--rate: slows down instead of hammering', () => {
   });
 
   it('--max-rps paces the requests without a single 429', async () => {
-    const run = await runMkt(['results', '--limit', '200', '--page-size', '25', '-f', 'ndjson', '--max-rps', '8', '--verbose'], {
+    const run = await runInProcess(['results', '--limit', '200', '--page-size', '25', '-f', 'ndjson', '--max-rps', '8', '--verbose'], {
       env: env(paced),
     });
     expect(run.code, run.stderr).toBe(0);

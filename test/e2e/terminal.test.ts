@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text-width.js';
-import { runMkt, tempConfigDir } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { tempConfigDir } from '../helpers/run-mkt.js';
 import { hasScript, runOnTerminal as runOnPty } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
@@ -72,9 +73,10 @@ describe(`on a terminal${SKIPPED}`, () => {
   });
 });
 
+// In-process, stdout and stderr are memory streams with no isTTY: what mkt sees of a pipe.
 describe('on pipes', () => {
   it.each([['table'], ['ndjson'], ['csv']])('--all -f %s writes no escape sequence, no \\r and no spinner', async (format) => {
-    const run = await runMkt(['results', '--all', '-f', format], { env: serviceEnv() });
+    const run = await runInProcess(['results', '--all', '-f', format], { env: serviceEnv() });
     expect(run.code).toBe(0);
     expect(run.stdout).not.toContain(ESC);
     expect(run.stderr).toBe('');
@@ -82,8 +84,8 @@ describe('on pipes', () => {
   });
 
   it('cuts nothing from a table', async () => {
-    const table = await runMkt(['results', '--page-size', '5', '-f', 'table', '--columns', 'exchange_name,fee_category,fee_conditions'], { env: serviceEnv() });
-    const json = await runMkt(['results', '--page-size', '5', '--columns', 'exchange_name,fee_category,fee_conditions'], { env: serviceEnv() });
+    const table = await runInProcess(['results', '--page-size', '5', '-f', 'table', '--columns', 'exchange_name,fee_category,fee_conditions'], { env: serviceEnv() });
+    const json = await runInProcess(['results', '--page-size', '5', '--columns', 'exchange_name,fee_category,fee_conditions'], { env: serviceEnv() });
     expect(table.stdout).not.toContain('…');
     for (const record of JSON.parse(json.stdout) as Record<string, string | null>[]) {
       for (const value of Object.values(record)) if (value) expect(table.stdout).toContain(value);
@@ -91,14 +93,14 @@ describe('on pipes', () => {
   });
 
   it('FORCE_COLOR colours even a pipe, and NO_COLOR still wins over it', async () => {
-    const forced = await runMkt(['results', '--page-size', '2', '-f', 'table'], { env: { ...serviceEnv(), FORCE_COLOR: '1' } });
+    const forced = await runInProcess(['results', '--page-size', '2', '-f', 'table'], { env: { ...serviceEnv(), FORCE_COLOR: '1' } });
     expect(forced.stdout).toContain(`${ESC}[1m`);
-    const both = await runMkt(['results', '--page-size', '2', '-f', 'table'], { env: { ...serviceEnv(), FORCE_COLOR: '1', NO_COLOR: '1' } });
+    const both = await runInProcess(['results', '--page-size', '2', '-f', 'table'], { env: { ...serviceEnv(), FORCE_COLOR: '1', NO_COLOR: '1' } });
     expect(both.stdout).not.toContain(ESC);
   });
 
   it('error messages carry no colour on a pipe', async () => {
-    const run = await runMkt(['fees', 'NOPE'], { env: serviceEnv() });
+    const run = await runInProcess(['fees', 'NOPE'], { env: serviceEnv() });
     expect(run.code).toBe(4);
     expect(run.stderr).toMatch(/^mkt: /);
     expect(run.stderr).not.toContain(ESC);
