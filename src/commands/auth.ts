@@ -62,10 +62,11 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
   const key = await readApiKey(context.deps, profile, context.signal);
   const reach = options.verify ? await countReachableResults(context, settings, key) : undefined;
 
-  const { openProfileStore } = await import('../config/store.js');
-  const store = await openProfileStore(settings.configDir);
-  if (settings.baseUrlSource === 'flag' && settings.baseUrl) store.setSetting(profile, 'base_url', settings.baseUrl);
-  store.storeApiKey(profile, key);
+  const { configFiles } = await import('../config/paths.js');
+  const { setSetting, storeApiKey } = await import('../config/store.js');
+  const files = configFiles(settings.configDir);
+  if (settings.baseUrlSource === 'flag' && settings.baseUrl) await setSetting(files, profile, 'base_url', settings.baseUrl);
+  await storeApiKey(files, profile, key);
 
   if (reach === undefined) {
     context.log.info(`Stored the key for profile "${profile}" without checking it.`);
@@ -121,13 +122,12 @@ async function status(context: Context): Promise<void> {
 
 async function logout(context: Context): Promise<void> {
   const { resolveProfileFiles } = await import('../config/resolve.js');
-  const { openProfileStore } = await import('../config/store.js');
+  const { removeApiKey } = await import('../config/store.js');
   const { env } = context.deps;
   const { profile, files } = resolveProfileFiles(context.globals.profile, env);
-  const store = await openProfileStore(files.dir);
   context.log.info(
-    store.removeApiKey(profile)
-      ? `Removed the key of profile "${profile}" from ${store.files.credentials}.`
+    (await removeApiKey(files, profile))
+      ? `Removed the key of profile "${profile}" from ${files.credentials}.`
       : `Profile "${profile}" had no stored key.`,
   );
   if (env.MKT_API_KEY?.trim()) context.log.warn('MKT_API_KEY is still set in this environment; mkt will keep using it.');

@@ -40,7 +40,7 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
     .action(async (_flags: unknown, self: Command) => {
       const context = contextFor(self);
       const { configDirectory, configFiles } = await import('../config/paths.js');
-      const { storedProfileNames } = await import('../generators/profile-names.js');
+      const { storedProfileNames } = await import('../config/store.js');
       const names = storedProfileNames(configFiles(configDirectory(context.deps.env)));
       await writeOut(context.deps.stdout, names.map((name) => `${name}\n`).join(''));
     });

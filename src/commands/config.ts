@@ -81,7 +81,7 @@ async function target(context: Context): Promise<ConfigTarget> {
 
 async function get(context: Context, text: string): Promise<void> {
   const { parseSettingName, SETTING_DEFAULTS } = await import('../config/settings.js');
-  const { readProfileSettings } = await import('../config/reader.js');
+  const { readProfileSettings } = await import('../config/store.js');
   const name = parseSettingName(text);
   const { profile, files } = await target(context);
   const value = readProfileSettings(files, profile)[name];
@@ -96,24 +96,24 @@ async function get(context: Context, text: string): Promise<void> {
 
 async function set(context: Context, text: string, valueText: string): Promise<void> {
   const { parseSettingName, parseSetting } = await import('../config/settings.js');
-  const { openProfileStore } = await import('../config/store.js');
+  const { setSetting } = await import('../config/store.js');
   const name = parseSettingName(text);
   const value = parseSetting(name, valueText);
   const { profile, files } = await target(context);
-  (await openProfileStore(files.dir)).setSetting(profile, name, value);
+  await setSetting(files, profile, name, value);
 }
 
 async function unset(context: Context, text: string): Promise<void> {
   const { parseSettingName } = await import('../config/settings.js');
-  const { openProfileStore } = await import('../config/store.js');
+  const { unsetSetting } = await import('../config/store.js');
   const name = parseSettingName(text);
   const { profile, files } = await target(context);
-  (await openProfileStore(files.dir)).unsetSetting(profile, name);
+  await unsetSetting(files, profile, name);
 }
 
 async function list(context: Context): Promise<void> {
   const { SETTING_NAMES } = await import('../config/settings.js');
-  const { readProfileSettings } = await import('../config/reader.js');
+  const { readProfileSettings } = await import('../config/store.js');
   const { profile, files } = await target(context);
   const settings = readProfileSettings(files, profile);
   const lines = SETTING_NAMES.filter((name) => settings[name] !== undefined).map((name) => `${name}=${settings[name]}\n`);

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import path from 'node:path';
 
-/** The files `mkt` keeps in its config directory, named as `conf` names them (`configName`). */
+/** The files `mkt` keeps in its config directory: `<name>.json`, written by src/config/store.ts. */
 export const CONFIG_NAMES = {
   /** Settings per profile: base_url, format, timeout, retries. */
   settings: 'config',

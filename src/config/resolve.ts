@@ -1,6 +1,6 @@
 import type { Format } from '../formats.js';
 import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
-import { readProfileSettings, readStoredApiKey } from './reader.js';
+import { readProfileSettings, readStoredApiKey } from './store.js';
 import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
@@ -50,7 +50,7 @@ export function resolveProfile(flag: string | undefined, env: Env): { profile: s
 
 /**
  * Flag, then variable, then the stored profile, then the default. Synchronous and cheap: it
- * reads the config files with node:fs and never loads `conf`. Bad values are usage errors.
+ * reads the config files with node:fs (src/config/store.ts). Bad values are usage errors.
  */
 export function resolveSettings(input: {
   /** --profile, --base-url, --timeout and --retries, as parsed. */

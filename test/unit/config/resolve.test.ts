@@ -4,21 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MktError, UsageError } from '../../../src/errors.js';
 import { resolveSettings } from '../../../src/config/resolve.js';
-import { openProfileStore, type ProfileStore } from '../../../src/config/store.js';
+import { type ConfigFiles, configFiles } from '../../../src/config/paths.js';
+import { setSetting, storeApiKey } from '../../../src/config/store.js';
 
 let dir: string;
-let store: ProfileStore;
+let store: { files: ConfigFiles };
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'mkt-resolve-'));
-  store = await openProfileStore(dir);
-  store.setSetting('default', 'base_url', 'https://stored.example.test');
-  store.setSetting('default', 'format', 'csv');
-  store.setSetting('default', 'timeout', 9);
-  store.setSetting('default', 'retries', 1);
-  store.storeApiKey('default', 'stored-key-1111');
-  store.setSetting('work', 'base_url', 'https://work.example.test');
-  store.storeApiKey('work', 'work-key-2222');
+  const files = configFiles(dir);
+  store = { files };
+  await setSetting(files, 'default', 'base_url', 'https://stored.example.test');
+  await setSetting(files, 'default', 'format', 'csv');
+  await setSetting(files, 'default', 'timeout', 9);
+  await setSetting(files, 'default', 'retries', 1);
+  await storeApiKey(files, 'default', 'stored-key-1111');
+  await setSetting(files, 'work', 'base_url', 'https://work.example.test');
+  await storeApiKey(files, 'work', 'work-key-2222');
 });
 
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
