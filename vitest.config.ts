@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test files wait on servers, retries and processes rather than compute: four at a
+    // time keep two cores busy.
+    maxWorkers: 4,
   },
 });

@@ -26,17 +26,17 @@ export const csvExporter: Exporter = {
     try {
       if (names.length > 0) sink.write(`${names.map(csvField).join(',')}\r\n`);
       for await (const records of batches) {
-        let text = '';
+        let wait: Promise<void> | undefined;
         for (const record of records) {
           for (const row of flattenRecord(record)) {
+            let line = '';
             for (let index = 0; index < names.length; index++) {
-              if (index > 0) text += ',';
-              text += csvField(row[names[index] as string]);
+              if (index > 0) line += ',';
+              line += csvField(row[names[index] as string]);
             }
-            text += '\r\n';
+            wait = sink.write(`${line}\r\n`);
           }
         }
-        const wait = sink.write(text);
         if (wait) await wait;
       }
       await sink.close();

@@ -24,9 +24,11 @@ export const jsonExporter: Exporter = {
       } else {
         let written = false;
         for await (const records of batches) {
-          if (records.length === 0) continue;
-          const wait = sink.write((written ? BETWEEN : OPEN) + records.map((record) => JSON.stringify(record)).join(BETWEEN));
-          written = true;
+          let wait: Promise<void> | undefined;
+          for (const record of records) {
+            wait = sink.write((written ? BETWEEN : OPEN) + JSON.stringify(record));
+            written = true;
+          }
           if (wait) await wait;
         }
         sink.write(written ? '\n]\n' : '[]\n');

@@ -8,7 +8,8 @@ export const ndjsonExporter: Exporter = {
     const sink = new ChunkSink(target.stream);
     try {
       for await (const records of selectedBatches(dataset)) {
-        const wait = sink.write(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+        let wait: Promise<void> | undefined;
+        for (const record of records) wait = sink.write(`${JSON.stringify(record)}\n`);
         if (wait) await wait;
       }
       await sink.close();
