@@ -5,7 +5,7 @@ import type { ResolvedSettings } from './config/resolve.js';
 import type { ServiceClient } from './api/client.js';
 import { colorEnabled } from './io/color.js';
 import { Logger } from './io/log.js';
-import { AuthError, MktError } from './errors.js';
+import { AuthError, MktError, UsageError } from './errors.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
 export interface GlobalOptions {
@@ -124,7 +124,21 @@ export class Context {
     }
   }
 
+  /**
+   * For a command that has no use for --sandbox (it replaces the base URL and the key, and this
+   * command keeps or removes them): refuse it rather than ignore it, `why` saying so.
+   */
+  refuseSandbox(why: string): void {
+    if (this.globals.sandbox) throw new UsageError(`--sandbox does not apply here: ${why}`, { hint: 'Leave out --sandbox.' });
+  }
+
   private async resolveSettings(): Promise<ResolvedSettings> {
+    // The sandbox runs on a port of its own: a --base-url beside it would be silently dropped.
+    if (this.globals.sandbox && this.globals.baseUrl !== undefined) {
+      throw new UsageError('give either --sandbox or --base-url, not both', {
+        hint: '--sandbox starts its own server with a demo key; --base-url names the service to use instead.',
+      });
+    }
     const { resolveSettings } = await import('./config/resolve.js');
     const settings = resolveSettings({ flags: this.globals, env: this.deps.env });
     if (!this.globals.sandbox) return settings;

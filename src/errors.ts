@@ -43,6 +43,12 @@ export class AuthError extends MktError {}
 /** The resource (an exchange) does not exist. */
 export class NotFoundError extends MktError {}
 
+/**
+ * The base URL answers, but not as the service: a 404 that does not come from the service's own
+ * routes. Exit 1, not 4, so that an alert on "unknown exchange" is not sent chasing a typo in a URL.
+ */
+export class NotTheServiceError extends MktError {}
+
 /** Ctrl-C or SIGTERM. */
 export class InterruptedError extends MktError {
   constructor(signal: NodeJS.Signals = 'SIGINT') {
@@ -63,9 +69,11 @@ export class HttpStatusError extends MktError {
     /** The URL without credentials. */
     readonly url: string,
     readonly body: unknown,
-    options: MktErrorOptions & { retryAfter?: string } = {},
+    /** `detail`: what the server said, already cleaned by serverText (src/api/error-body.ts). */
+    options: MktErrorOptions & { retryAfter?: string; detail?: string } = {},
   ) {
-    super(`${status}${statusText ? ` ${statusText}` : ''} from ${new URL(url).host}`, options);
+    const what = `${status}${statusText ? ` ${statusText}` : ''} from ${new URL(url).host}`;
+    super(options.detail ? `${what}: ${options.detail}` : what, options);
     this.retryAfter = options.retryAfter;
   }
 

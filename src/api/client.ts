@@ -1,4 +1,13 @@
-import { AuthError, HttpStatusError, MalformedResponseError, type MktError, NotFoundError, UsageError } from '../errors.js';
+import {
+  AuthError,
+  HttpStatusError,
+  MalformedResponseError,
+  type MktError,
+  NotFoundError,
+  NotTheServiceError,
+  RetriesExhaustedError,
+  UsageError,
+} from '../errors.js';
 import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
@@ -34,6 +43,24 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
     return new AuthError('the service rejected the API key (401)', { hint });
   }
 
+  /** 422s and other rejections: say what the service said, in one line, cleaned of the key and control characters. */
+  function withServiceDetail(error: HttpStatusError): MktError {
+    const detail = describeErrorBody(error.body, apiKey);
+    if (error.status === 422 || error.status === 400) {
+      return new UsageError(`the service rejected the request (${error.status})${detail ? `: ${detail}` : ''}`);
+    }
+    return detail
+      ? new HttpStatusError(error.status, error.statusText, error.url, error.body, { detail, hint: error.hint, retryAfter: error.retryAfter })
+      : error;
+  }
+
+  /** A 5xx that outlived the retries: the one line also says what the server last said. */
+  function exhausted(error: unknown): unknown {
+    return error instanceof RetriesExhaustedError && error.lastError instanceof HttpStatusError
+      ? new RetriesExhaustedError(error.attempts, withServiceDetail(error.lastError))
+      : error;
+  }
+
   return {
     async fetchExchangeResource(exchange, resource, query = {}) {
       try {
@@ -41,7 +68,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
           'content-type': 'application/json',
         });
       } catch (error) {
-        if (!(error instanceof HttpStatusError)) throw error;
+        if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
         if (error.status === 403) {
           throw new AuthError(`your key is not licensed for ${exchange} (403)`, {
@@ -49,6 +76,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
           });
         }
         if (error.status === 404) {
+          if (!namesExchange(error.body, exchange)) throw notTheService(error);
           const upper = exchange.toUpperCase();
           throw new NotFoundError(`unknown exchange ${exchange} (404)`, {
             hint:
@@ -66,9 +94,11 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       try {
         body = await transport.getJson(RESULTS_PATH, toResultsSearchParams(query), resultsKey);
       } catch (error) {
-        if (!(error instanceof HttpStatusError)) throw error;
+        if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
         if (error.status === 403) throw new AuthError('your key is not licensed for these results (403)');
+        // The results endpoint takes no identifier: a 404 there can only mean the wrong server.
+        if (error.status === 404) throw notTheService(error);
         throw withServiceDetail(error);
       }
       return checkResultsPage(body, transport.host);
@@ -76,15 +106,28 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
   };
 }
 
-/** 422s and other rejections: say what the service said, in one line. */
-function withServiceDetail(error: HttpStatusError): MktError {
-  const detail = describeErrorBody(error.body);
-  if (error.status === 422 || error.status === 400) {
-    return new UsageError(`the service rejected the request (${error.status})${detail ? `: ${detail}` : ''}`);
-  }
-  return detail
-    ? new HttpStatusError(error.status, error.statusText, error.url, error.body, { hint: detail, retryAfter: error.retryAfter })
-    : error;
+/**
+ * Whether a 404 is the service's own "no such exchange": a JSON body whose `detail` (or
+ * `message`) names the exchange, as the service's `{"detail": "Exchange 'X' not found."}` does.
+ * A wrong base URL answers with an HTML page or a generic `{"detail": "Not Found"}` instead.
+ */
+function namesExchange(body: unknown, exchange: string): boolean {
+  const text = describeErrorBody(body);
+  if (text === undefined) return false;
+  // As a whole word, so that a generic "Not Found" does not name an exchange called N.
+  const word = exchange.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[^A-Za-z0-9])${word}([^A-Za-z0-9]|$)`, 'i').test(text);
+}
+
+/** The base URL the user gave, recovered from the request URL: everything before mkt's /api/v1. */
+function notTheService(error: HttpStatusError): NotTheServiceError {
+  const url = new URL(error.url);
+  url.search = '';
+  const at = url.href.lastIndexOf('/api/v1/');
+  const base = at > 0 ? url.href.slice(0, at) : url.origin;
+  return new NotTheServiceError(`this does not look like the service at ${base}; check --base-url (mkt adds /api/v1)`, {
+    hint: `It answered 404 to GET ${url.pathname}.`,
+  });
 }
 
 function checkResultsPage(body: unknown, host: string): FeeScheduleResultsPage {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextFor } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
-import { parseDateRange } from './flag-values.js';
+import { parseDateRange, parseExchangeId } from './flag-values.js';
 import { addExamples, type CommandExample } from './examples.js';
 
 interface ExchangeCommandSpec {
@@ -48,7 +48,7 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
     const command = program
       .command(spec.name)
       .description(spec.description)
-      .argument('<exchange>', 'exchange identifier, e.g. NYSE')
+      .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
       .action(async (exchange: string, _flags: unknown, self: Command) => {
         const { runExchangeCommand } = await import('./exchange-run.js');
         await runExchangeCommand(contextFor(self), { exchange, resource: spec.resource });
@@ -62,7 +62,7 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
       "Show an exchange's fee schedules over a period. The service does not document the shape of this "
         + 'answer: JSON passes it through unchanged, table and CSV flatten it as best they can.',
     )
-    .argument('<exchange>', 'exchange identifier, e.g. NYSE')
+    .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .optionsGroup('Period:')
     .requiredOption('--start-date <YYYY-MM-DD>', 'start of the period')
     .requiredOption('--end-date <YYYY-MM-DD>', 'end of the period')

@@ -6,6 +6,62 @@ export function collectList(value: string, previous: string[] | undefined): stri
   return [...(previous ?? []), ...items];
 }
 
+/**
+ * Splits a list flag's value at commas. A backslash before a comma keeps the comma in the
+ * value, since some values hold one (`--supplier-name 'Nasdaq\, Inc.'`).
+ */
+export function splitList(value: string): string[] {
+  return value.split(/(?<!\\),/).map((item) => item.replaceAll('\\,', ',').trim());
+}
+
+/**
+ * Commander collector for a repeatable filter flag that also takes comma-separated values.
+ * An empty value is refused: dropping it would remove the filter, so a script that passes an
+ * unset variable would get everything.
+ */
+export function collectValues(flag: string): (value: string, previous: string[] | undefined) => string[] {
+  return (value, previous) => {
+    const items = splitList(value);
+    if (items.includes('')) {
+      throw new UsageError(
+        value.trim() === '' ? `${flag}: the value is empty` : `${flag}: ${JSON.stringify(value)} holds an empty value`,
+        { hint: `Leave ${flag} out to match everything; write \\, for a comma inside a value.` },
+      );
+    }
+    return [...(previous ?? []), ...items];
+  };
+}
+
+/** A string with whitespace and control characters written as escapes, so that an error shows them. */
+function visible(value: string): string {
+  return JSON.stringify(value).replace(/[\p{C}\p{Z}]/gu, (char) =>
+    char === ' ' ? char : `\\u${char.codePointAt(0)?.toString(16).padStart(4, '0')}`);
+}
+
+/** Why `value` is not a plausible exchange identifier, or undefined when it is one. */
+function exchangeIdProblem(value: string): string | undefined {
+  if (value === '') return 'is empty';
+  // The identifier is one path segment of the request: these would name another resource.
+  if (value === '.' || value === '..') return 'is not an exchange identifier';
+  if (/[\s\p{C}/]/u.test(value)) return 'holds whitespace, a control character or "/"';
+  if (/[^\x21-\x7e]/.test(value)) return 'holds non-ASCII characters';
+  return undefined;
+}
+
+/**
+ * The <exchange> argument, checked before anything is sent. A look-alike pasted from a document
+ * (`ＮＹＳＥ`) would otherwise come back as a 404 that reads "unknown exchange".
+ */
+export function parseExchangeId(value: string): string {
+  const problem = exchangeIdProblem(value);
+  if (problem === undefined) return value;
+  const ascii = value.normalize('NFKC');
+  const suggestion = ascii !== value && exchangeIdProblem(ascii) === undefined ? `; did you mean ${ascii}?` : '';
+  throw new UsageError(`exchange identifier ${visible(value)} ${problem}${suggestion}`, {
+    hint: 'Give the identifier the service uses, e.g. NYSE or CBOE.',
+  });
+}
+
 /** Levenshtein distance, case-insensitive. */
 function editDistance(a: string, b: string): number {
   const left = a.toLowerCase();

@@ -12,7 +12,7 @@ import {
   type ResultsQuery,
 } from '../api/filters.js';
 import { UsageError } from '../errors.js';
-import { collectList, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
+import { collectValues, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
 import { addExamples } from './examples.js';
 import type { ResultsRequest } from './results-run.js';
 
@@ -89,17 +89,22 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
 export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('results')
-    .description(
+    .summary(
       'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
         + 'One page by default; --all walks every page, --limit N stops after N records.',
+    )
+    .description(
+      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
+        + 'One page by default; --all walks every page, --limit N stops after N records. '
+        + "A backslash keeps a comma in a filter value: --supplier-name 'Nasdaq\\, Inc.'.",
     );
   command
     .optionsGroup('Filters (each repeatable, or a,b,… for several values):')
-    .option('--exchange-name <id>', 'exchange identifier, e.g. NYSE', collectList)
-    .addOption(new Option('--exchange <id>', 'alias of --exchange-name').argParser(collectList).hideHelp())
-    .option('--supplier-name <name>', 'exchange name, e.g. "New York Stock Exchange"', collectList);
+    .option('--exchange-name <id>', 'exchange identifier, e.g. NYSE', collectValues('--exchange-name'))
+    .addOption(new Option('--exchange <id>', 'alias of --exchange-name').argParser(collectValues('--exchange')).hideHelp())
+    .option('--supplier-name <name>', 'exchange name, e.g. "New York Stock Exchange"', collectValues('--supplier-name'));
   for (const name of ENUM_FILTER_NAMES) {
-    command.option(`${flagOf(name)} <value>`, `one of: ${ENUM_FILTER_VALUES[name].join(', ')}`, collectList);
+    command.option(`${flagOf(name)} <value>`, `one of: ${ENUM_FILTER_VALUES[name].join(', ')}`, collectValues(flagOf(name)));
   }
   command
     .option('--start-date <YYYY-MM-DD>', 'only results scraped on or after this date')

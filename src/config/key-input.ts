@@ -29,6 +29,14 @@ async function readAll(stream: InputStream): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Ctrl-D at the prompt: a cancel (exit 130, nothing stored), though no signal was sent. */
+class PromptClosedError extends InterruptedError {
+  constructor() {
+    super();
+    this.message = 'cancelled at the key prompt: nothing stored';
+  }
+}
+
 /** readline does the line editing; its echo goes to a stream that drops everything. */
 async function promptHidden(io: { stdin: InputStream; stderr: OutputStream }, prompt: string, signal: AbortSignal): Promise<string> {
   const muted = new Writable({ write: (_chunk, _encoding, done) => done() });
@@ -37,6 +45,8 @@ async function promptHidden(io: { stdin: InputStream; stderr: OutputStream }, pr
   // In raw mode Ctrl-C reaches readline, not the process.
   const interrupted = new AbortController();
   rl.once('SIGINT', () => interrupted.abort(new InterruptedError('SIGINT')));
+  // Ctrl-D (end of input) closes readline before an answer: the user backs out, as with Ctrl-C.
+  rl.once('close', () => interrupted.abort(new PromptClosedError()));
   try {
     return await rl.question('', { signal: AbortSignal.any([signal, interrupted.signal]) });
   } catch (error) {

@@ -54,6 +54,26 @@ function parseHttpUrl(text: string): string | undefined {
   return (url.protocol === 'http:' || url.protocol === 'https:') && url.host !== '' ? text : undefined;
 }
 
+/**
+ * `https://user:password@host/` is refused: the service takes its key in a header, never from
+ * the URL, and a password there would end up in config files, logs and messages. The message
+ * shows the URL without its user part, so it never echoes the password.
+ */
+function refuseUserInfo(text: string, origin: ValueOrigin): void {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return; // not a URL: the rule's own message says so
+  }
+  if (url.username === '' && url.password === '') return;
+  url.username = '';
+  url.password = '';
+  throw new UsageError(`${origin.label} must not carry a user name or password (${url.href}): the service does not authenticate that way`, {
+    hint: origin.hint ?? 'Give the URL without `user:password@`, and the key with `mkt auth login` or MKT_API_KEY.',
+  });
+}
+
 /** Where a value came from, for the error message: `MKT_BASE_URL`, `--base-url`, a file. */
 export interface ValueOrigin {
   label: string;
@@ -67,6 +87,7 @@ export function parseSetting<K extends SettingName>(
   origin: ValueOrigin = { label: name },
 ): NonNullable<ProfileSettings[K]> {
   const rule = SETTING_RULES[name] as SettingRule<NonNullable<ProfileSettings[K]>>;
+  if (name === 'base_url') refuseUserInfo(text.trim(), origin);
   const value = rule.parse(text.trim());
   if (value === undefined) {
     throw new UsageError(`${origin.label} must be ${rule.expected}, not ${JSON.stringify(text)}`, { hint: origin.hint });
@@ -94,11 +115,21 @@ export function checkProfileName(name: string, label: string): string {
   return name;
 }
 
+/** 4 KiB: the longest key mkt accepts. */
+const MAX_API_KEY_LENGTH = 4096;
+
 /**
  * A key goes into HTTP headers: printable ASCII without spaces. The message never quotes it.
  * @param label where the key came from, e.g. "MKT_API_KEY" or "standard input".
  */
 export function checkApiKey(key: string, label: string): string {
+  // Real keys are tens of bytes; a bigger one is a wrong file piped in, and would overflow
+  // the service's header limit anyway.
+  if (key.length > MAX_API_KEY_LENGTH) {
+    throw new UsageError(`the API key from ${label} is ${key.length} characters, more than the 4 KiB a key may be`, {
+      hint: 'Pass the key exactly as the operator issued it, not a file that holds more.',
+    });
+  }
   if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new UsageError(`the API key from ${label} contains spaces, control or non-ASCII characters`, {
       hint: 'Pass the key exactly as the operator issued it.',

@@ -129,7 +129,7 @@ function completeLines(program: CommandSpec): string {
   const commands = allCommands(program);
   const subcommandLines = commands.flatMap((command) =>
     command.subcommands.map(
-      (sub) => `complete -c mkt -n ${fishWord(`__mkt_in ${fishWord(pathKey(command))}`)} -a ${fishWord(sub.path.at(-1) as string)} -d ${fishWord(sub.description)}`,
+      (sub) => `complete -c mkt -n ${fishWord(`__mkt_in ${fishWord(pathKey(command))}`)} -a ${fishWord(sub.path.at(-1) as string)} -d ${fishWord(sub.summary)}`,
     ),
   );
   // One line per option, for every command that takes it.

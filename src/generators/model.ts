@@ -38,6 +38,8 @@ export interface CommandSpec {
   /** `mkt auth login [options]`. */
   usage: string;
   description: string;
+  /** What the parent's help lists it with: its summary, else its description. */
+  summary: string;
   options: readonly OptionSpec[];
   arguments: readonly ArgumentSpec[];
   /** Visible subcommands, in help order (commander's own `help` command left out). */
@@ -70,6 +72,7 @@ export function describeCommand(command: Command, path: readonly string[] = []):
     path,
     usage: help.commandUsage(command),
     description: help.commandDescription(command),
+    summary: help.subcommandDescription(command),
     options: help.visibleOptions(command).map((option) => optionSpec(option, help, command)),
     arguments: help.visibleArguments(command).map((argument) => ({
       name: argument.name(),

@@ -61,7 +61,7 @@ function commandFunction(command: CommandSpec): string {
     specs.push(...command.arguments.map(argumentSpec));
     return `${name}() {\n  _arguments -s -S \\\n    ${specs.join(' \\\n    ')}\n}`;
   }
-  const entries = command.subcommands.map((sub) => shellWord(describeEntry(sub.path.at(-1) as string, sub.description)));
+  const entries = command.subcommands.map((sub) => shellWord(describeEntry(sub.path.at(-1) as string, sub.summary)));
   const branches = command.subcommands.map((sub) => `      ${shellWord(sub.path.at(-1) as string)}) ${functionName(sub)} && ret=0 ;;`);
   return `${name}() {
   local curcontext=$curcontext state line ret=1

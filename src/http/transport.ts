@@ -9,6 +9,7 @@ import {
   RetriesExhaustedError,
   TimeoutError,
 } from '../errors.js';
+import { serverText } from './server-text.js';
 import type { Logger } from '../io/log.js';
 import { budgetReport, RateGate } from './rate-gate.js';
 import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
@@ -137,7 +138,8 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     let response: RawResponse | undefined;
     try {
       response = await sendOnce(url, { ...headers, [credential.name]: credential.value });
-      logResponse(response, startedAt);
+      // The bare key, also for `Bearer KEY`: a server may echo either.
+      logResponse(response, startedAt, credential.value.replace(/^Bearer /, ''));
       return response;
     } finally {
       gate.release(response ? budgetReport(response.status, response.headers, now(), retry.maxDelayMs) : {});
@@ -148,11 +150,14 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     if (log.isVerbose) log.debug(`→ GET ${url.href}${attempt > 1 ? ` (try ${attempt})` : ''} [${credential.redacted}]`);
   }
 
-  function logResponse(response: RawResponse, startedAt: number): void {
+  /** Headers and bodies are the server's text: serverText takes the key and control characters out. */
+  function logResponse(response: RawResponse, startedAt: number, key: string): void {
     if (!log.isVerbose) return;
     const remaining = response.headers['x-ratelimit-remaining'];
-    const quota = remaining === undefined ? '' : `, x-ratelimit-remaining: ${String(remaining)}`;
+    const quota = remaining === undefined ? '' : `, x-ratelimit-remaining: ${serverText(String(remaining), key)}`;
     log.debug(`← ${response.status} ${response.statusText} in ${now() - startedAt} ms, ${response.body.length} bytes${quota}`);
+    // An error's body says why; a 2xx body is data, and may be megabytes.
+    if (response.status >= 400 && response.body.length > 0) log.debug(`  body: ${serverText(response.body.subarray(0, 8192).toString('utf8'), key)}`);
   }
 
   /** One try: follows redirects within the origin, refuses to take the key to another. */

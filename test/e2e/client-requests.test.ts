@@ -187,7 +187,7 @@ describe('failures map to exit codes', () => {
   });
 
   it('never retries a 404, and exits 4', async () => {
-    const server = await recorder((_request, response) => sendJson(response, 404, { detail: 'not found' }));
+    const server = await recorder((_request, response) => sendJson(response, 404, { detail: "Exchange 'nyse' not found." }));
     const run = await runInProcess(['rules', 'nyse'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
     expect(run).toMatchObject({
       code: 4,

@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import {
   collectList,
+  collectValues,
   matchAllowed,
   nearestValue,
   parseDateRange,
   parseInteger,
+  parseExchangeId,
   parseIsoDate,
+  splitList,
 } from '../../../src/commands/flag-values.js';
 
 describe('collectList', () => {
@@ -14,6 +17,35 @@ describe('collectList', () => {
     expect(collectList('NYSE, CBOE', undefined)).toEqual(['NYSE', 'CBOE']);
     expect(collectList('IEX', ['NYSE'])).toEqual(['NYSE', 'IEX']);
     expect(collectList(',,', undefined)).toEqual([]);
+  });
+});
+
+describe('splitList and collectValues', () => {
+  it('keeps a comma that a backslash escapes', () => {
+    expect(splitList('Nasdaq\\, Inc., NYSE')).toEqual(['Nasdaq, Inc.', 'NYSE']);
+    expect(splitList('a\\,b\\,c')).toEqual(['a,b,c']);
+  });
+  it('accumulates repeats and refuses an empty value', () => {
+    const collect = collectValues('--fee-type');
+    expect(collect('Option, Equity', ['ETF'])).toEqual(['ETF', 'Option', 'Equity']);
+    for (const empty of ['', ' ', ',', 'Option,', ',Option', 'Option,,Equity']) {
+      expect(() => collect(empty, undefined)).toThrow(UsageError);
+    }
+  });
+});
+
+describe('parseExchangeId', () => {
+  it('takes an ASCII identifier as it is', () => {
+    expect(parseExchangeId('NYSE')).toBe('NYSE');
+    expect(parseExchangeId('NASDAQ-BX')).toBe('NASDAQ-BX');
+  });
+  it('refuses what would not be one path segment, and suggests the ASCII form of a look-alike', () => {
+    for (const bad of ['', '.', '..', 'a/b', ' NYSE', 'NY\tSE', 'NY\u0000SE', 'NY\u00a0SE', 'NYSÉ']) {
+      expect(() => parseExchangeId(bad)).toThrow(UsageError);
+    }
+    expect(() => parseExchangeId('ＮＹＳＥ')).toThrow('exchange identifier "ＮＹＳＥ" holds non-ASCII characters; did you mean NYSE?');
+    // NFKC of a full-width solidus is "/": no suggestion that would itself be refused.
+    expect(() => parseExchangeId('Ａ／Ｂ')).toThrow(/^exchange identifier "Ａ／Ｂ" holds non-ASCII characters$/);
   });
 });
 
