@@ -22,7 +22,7 @@ _mkt_flags_of() {
     results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     filters) _mkt_words=(-f --format -o --output --columns -q --quiet -v --verbose --no-color -h --help) ;;
     auth|config|completion) _mkt_words=(-h --help) ;;
-    'auth login') _mkt_words=(--no-verify --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     'auth status') _mkt_words=(--profile --base-url --sandbox -v --verbose --no-color -h --help) ;;
     'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color -h --help) ;;
     'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color -h --help) ;;

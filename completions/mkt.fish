@@ -133,7 +133,7 @@ complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filt
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -l columns -x -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l max-rps -x -d 'at most this many requests per second'

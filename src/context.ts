@@ -124,14 +124,6 @@ export class Context {
     }
   }
 
-  /**
-   * For a command that has no use for --sandbox (it replaces the base URL and the key, and this
-   * command keeps or removes them): refuse it rather than ignore it, `why` saying so.
-   */
-  refuseSandbox(why: string): void {
-    if (this.globals.sandbox) throw new UsageError(`--sandbox does not apply here: ${why}`, { hint: 'Leave out --sandbox.' });
-  }
-
   private async resolveSettings(): Promise<ResolvedSettings> {
     // The sandbox runs on a port of its own: a --base-url beside it would be silently dropped.
     if (this.globals.sandbox && this.globals.baseUrl !== undefined) {

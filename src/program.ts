@@ -13,6 +13,7 @@ import { registerConfigCommand } from './commands/config.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { addExamples } from './commands/examples.js';
+import { UsageError } from './errors.js';
 
 /** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
 function settingArgument(name: 'timeout' | 'retries'): (value: string) => number {
@@ -54,7 +55,7 @@ const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color
  */
 const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>> = {
   filters: [...OUTPUT_OPTIONS, ...GENERAL_OPTIONS],
-  'auth login': [...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
+  'auth login': [...CONNECTION_OPTIONS.filter((name) => name !== 'sandbox'), ...GENERAL_OPTIONS],
   'auth status': ['profile', 'baseUrl', 'sandbox', 'verbose', 'color'],
   'auth logout': ['profile', ...GENERAL_OPTIONS],
   'config get': ['profile', 'verbose', 'color'],
@@ -72,11 +73,27 @@ function commandPath(command: Command): string {
   return names.join(' ');
 }
 
+function globalOptionsRead(command: Command): readonly GlobalOptionName[] {
+  return GLOBAL_OPTIONS_READ[commandPath(command)] ?? [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS];
+}
+
 /** The program's options that `command` reads, as its help lists them under their groups. */
 function globalOptionsShownBy(command: Command, program: Command): Option[] {
   if (command === program || command.commands.length > 0) return [];
-  const read = GLOBAL_OPTIONS_READ[commandPath(command)] ?? [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS];
+  const read = globalOptionsRead(command);
   return program.options.filter((option) => !option.hidden && read.includes(option.attributeName() as GlobalOptionName));
+}
+
+/**
+ * `--sandbox` is honoured or refused, never ignored: a command that does not read it (config,
+ * filters, completion, the sandbox itself, auth login and logout, which keep or check a key of
+ * the user's) refuses it, exit 2.
+ */
+function refuseUnreadSandbox(command: Command): void {
+  if (command.getOptionValueSourceWithGlobals('sandbox') !== 'cli' || globalOptionsRead(command).includes('sandbox')) return;
+  throw new UsageError(`--sandbox does not apply to mkt ${commandPath(command)}`, {
+    hint: 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.',
+  });
 }
 
 function addGlobalOptions(program: Command): void {
@@ -135,7 +152,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
       getOutHelpWidth: () => (deps.stdout.isTTY && deps.stdout.columns) || 80,
       getErrHelpWidth: () => (deps.stderr.isTTY && deps.stderr.columns) || 80,
     })
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (_program, action) => refuseUnreadSandbox(action));
   addGlobalOptions(program);
   program.version(VERSION, '-V, --version', 'print the version').helpOption('-h, --help', 'show help');
 

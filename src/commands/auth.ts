@@ -50,7 +50,6 @@ export function registerAuthCommand(program: Command, contextFor: ContextFor): v
 }
 
 async function login(context: Context, options: LoginOptions): Promise<void> {
-  context.refuseSandbox('the sandbox needs no login, its demo key is built in (try `mkt --sandbox fees NYSE`)');
   const { resolveSettings } = await import('../config/resolve.js');
   const settings = resolveSettings({ flags: context.globals, env: context.deps.env, readStoredKey: false });
   const { profile } = settings;
@@ -122,7 +121,6 @@ async function status(context: Context): Promise<void> {
 }
 
 async function logout(context: Context): Promise<void> {
-  context.refuseSandbox('the sandbox stores no key to remove');
   const { resolveProfileFiles } = await import('../config/resolve.js');
   const { removeApiKey } = await import('../config/store.js');
   const { env } = context.deps;

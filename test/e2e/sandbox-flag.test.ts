@@ -50,8 +50,8 @@ describe('--sandbox', () => {
       stdout: '',
       stdoutBytes: Buffer.alloc(0),
       stderr:
-        'mkt: --sandbox does not apply here: the sandbox needs no login, its demo key is built in (try `mkt --sandbox fees NYSE`)\n'
-        + 'Leave out --sandbox.\n',
+        'mkt: --sandbox does not apply to mkt auth login\n'
+        + 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.\n',
     });
     expect(server.requests).toEqual([]);
     expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
@@ -66,7 +66,7 @@ describe('--sandbox', () => {
     expect(run).toMatchObject({
       code: 2,
       stdout: '',
-      stderr: 'mkt: --sandbox does not apply here: the sandbox stores no key to remove\nLeave out --sandbox.\n',
+      stderr: 'mkt: --sandbox does not apply to mkt auth logout\nThe sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.\n',
     });
     expect(readFileSync(join(dir, 'credentials.json'), 'utf8')).toBe(stored);
   });
@@ -76,5 +76,15 @@ describe('--sandbox', () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^profile {3}default\nbase URL {2}http:\/\/127\.0\.0\.1:\d+ \(from --sandbox\)\nkey {7}…\S{4} \(from --sandbox\)\n$/);
+  });
+
+  it.each([['config', 'get', 'timeout'], ['filters'], ['completion', 'bash'], ['sandbox', '--port', '0']])('is refused by mkt %s, which reads no service', async (...args) => {
+    const run = await runInProcess([...args, '--sandbox']);
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `mkt: --sandbox does not apply to mkt ${args[0]}${args[0] === 'config' ? ' get' : ''}\n`
+        + 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.\n',
+    });
   });
 });
