@@ -1,23 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { terminalInput } from '../helpers/terminal-input.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { run } from '../../src/main.js';
 import { memoryDeps } from '../helpers/run-in-process.js';
 import { tempConfigDir } from '../helpers/run-mkt.js';
-
-/** A terminal on stdin, as `mkt auth login` sees one: isTTY, and raw mode that readline turns on. */
-function terminalInput(): PassThrough & { isTTY: boolean; setRawMode: (raw: boolean) => unknown; rawModes: boolean[] } {
-  const rawModes: boolean[] = [];
-  return Object.assign(new PassThrough(), {
-    isTTY: true,
-    rawModes,
-    setRawMode(raw: boolean) {
-      rawModes.push(raw);
-      return this;
-    },
-  });
-}
 
 describe('the hidden key prompt', () => {
   // Without the 'close' handling the prompt waits for ever at end of input: the timeout makes that a failure.

@@ -1,20 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { sendJson, startRecordingServer, type Responder } from '../helpers/recording-server.js';
+import { sendJson, type Responder, useRecordingServers } from '../helpers/recording-server.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 // Issue 14, point 17: a 404 from a base URL that is not the service is exit 1 and says so;
 // exit 4 stays for an exchange the service itself says it does not know.
 const KEY = 'test-key-0123456789abcdef';
 const sandbox = useSandbox({ records: 50, seed: 3 });
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = useRecordingServers();
 
 async function serve(respond: Responder) {
-  const server = await startRecordingServer(respond);
-  servers.push(server);
+  const server = await startServer(respond);
   return server;
 }
 

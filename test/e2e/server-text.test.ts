@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { sendJson, sendText, startRecordingServer, type Responder } from '../helpers/recording-server.js';
+import { sendJson, sendText, type Responder, useRecordingServers } from '../helpers/recording-server.js';
 
 // Issue 14, points 5, 6 and 13: what a hostile server says is printed without the key, on one line.
 const KEY = 'secret-key-0123456789abcdef';
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
+const startServer = useRecordingServers();
 
 async function serve(respond: Responder) {
-  const server = await startRecordingServer(respond);
-  servers.push(server);
+  const server = await startServer(respond);
   return { ...server, host: new URL(server.url).host, env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } };
 }
 

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 
 export interface RecordedRequest {
   method: string;
@@ -64,4 +65,17 @@ export async function closedPort(): Promise<string> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** Starts recording servers for a test file's tests, each closed once its test is done. */
+export function useRecordingServers(): (respond: Responder) => ReturnType<typeof startRecordingServer> {
+  const servers: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((server) => server.close()));
+  });
+  return async (respond) => {
+    const server = await startRecordingServer(respond);
+    servers.push(server);
+    return server;
+  };
 }

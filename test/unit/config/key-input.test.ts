@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { terminalInput } from '../../helpers/terminal-input.js';
 import { PassThrough } from 'node:stream';
 import { InterruptedError, UsageError } from '../../../src/errors.js';
 import { readApiKey } from '../../../src/config/key-input.js';
@@ -8,18 +9,6 @@ function pipedStdin(text: string): InputStream {
   const stdin = new PassThrough();
   stdin.end(text);
   return stdin;
-}
-
-/** A stand-in for a terminal: readline switches it to raw mode and echoes what is typed. */
-function terminalStdin(): PassThrough & { isTTY: boolean; rawModes: boolean[]; setRawMode(raw: boolean): void } {
-  const rawModes: boolean[] = [];
-  return Object.assign(new PassThrough(), {
-    isTTY: true,
-    rawModes,
-    setRawMode(raw: boolean) {
-      rawModes.push(raw);
-    },
-  });
 }
 
 function captured(): { stream: PassThrough; text: () => string } {
@@ -51,7 +40,7 @@ describe('readApiKey', () => {
   });
 
   it('prompts on a terminal without echoing the key', async () => {
-    const stdin = terminalStdin();
+    const stdin = terminalInput();
     const stderr = captured();
     const reading = readApiKey({ stdin, stderr: stderr.stream }, 'work', new AbortController().signal);
     stdin.write('key-9999-wxyz\r');
@@ -61,7 +50,7 @@ describe('readApiKey', () => {
   });
 
   it('stops the prompt with an InterruptedError on Ctrl-C', async () => {
-    const stdin = terminalStdin();
+    const stdin = terminalInput();
     const stderr = captured();
     const reading = readApiKey({ stdin, stderr: stderr.stream }, 'default', new AbortController().signal);
     stdin.write('key-\u0003');
@@ -70,7 +59,7 @@ describe('readApiKey', () => {
   });
 
   it('stops the prompt when the invocation is aborted', async () => {
-    const stdin = terminalStdin();
+    const stdin = terminalInput();
     const stderr = captured();
     const controller = new AbortController();
     const reading = readApiKey({ stdin, stderr: stderr.stream }, 'default', controller.signal);
