@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, open, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
@@ -15,18 +15,42 @@ function cannotWrite(path: string, error: unknown): MktError {
   });
 }
 
-/** The target's permission bits, to give the replacement the same; undefined when it is new. */
-async function existingMode(path: string): Promise<number | undefined> {
+/**
+ * What is at `path` now: nothing, a regular file (its permission bits, for the replacement, and
+ * its real path, so that a symbolic link is followed and stays a link), or something else that is
+ * not a directory (a device, a FIFO), which is written straight into and never replaced.
+ */
+async function existingTarget(path: string): Promise<{ kind: 'new' } | { kind: 'file'; mode: number; real: string } | { kind: 'special' }> {
   let stats;
   try {
     stats = await stat(path);
   } catch (error) {
     // ENOTDIR (a file on the path), EACCES, ELOOP: the path cannot be written either.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
     throw cannotWrite(path, error);
   }
   if (stats.isDirectory()) throw new UsageError(`cannot write to ${path}: it is a directory`, { hint: 'Give a file name to -o.' });
-  return stats.mode & 0o777;
+  if (!stats.isFile()) return { kind: 'special' };
+  return { kind: 'file', mode: stats.mode & 0o777, real: await realpath(path) };
+}
+
+/** A device or a FIFO (`-o /dev/null`, a named pipe): written into as it is, since it cannot be replaced. */
+async function writeInto(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
+  const stream = createWriteStream(path, { flags: 'w' });
+  try {
+    await once(stream, 'open');
+  } catch (error) {
+    throw cannotWrite(path, error);
+  }
+  try {
+    await write(stream);
+    stream.end();
+    await finished(stream);
+  } catch (error) {
+    stream.on('error', () => {});
+    stream.destroy();
+    throw error;
+  }
 }
 
 /** Makes the rename itself durable. Not every platform can open a directory: best effort. */
@@ -44,15 +68,19 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
- * Writes `path` whole or not at all. `write` fills a temporary file in the same directory
- * (`.name.tmp-<pid>-<random>`), which is synced to disk and renamed over `path` only when
- * `write` resolves. When it rejects, the temporary file is removed and `path` is untouched.
+ * Writes `path` whole or not at all. `write` fills a temporary file (`.name.tmp-<pid>-<random>`)
+ * in the same directory as the file (through a symbolic link, the file it points to, so that the
+ * link stays), which is synced to disk and renamed over it only when `write` resolves. A device
+ * or a FIFO is written straight into. When it rejects, the temporary file is removed and `path` is untouched.
  * After SIGKILL the target is still intact; a stray temporary file may remain.
  */
 export async function writeAtomically(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
-  const mode = await existingMode(path);
-  const directory = dirname(resolve(path));
-  const temporary = join(directory, `.${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const existing = await existingTarget(path);
+  if (existing.kind === 'special') return writeInto(path, write);
+  const mode = existing.kind === 'file' ? existing.mode : undefined;
+  const target = existing.kind === 'file' ? existing.real : resolve(path);
+  const directory = dirname(target);
+  const temporary = join(directory, `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   // 1 MB rather than 16 KB: a page of records (~100 KB) then goes to the disk while the next is
   // prepared, instead of the export waiting for each write (docs/performance.md).
   const stream = createWriteStream(temporary, { flags: 'wx', flush: true, highWaterMark: 1 << 20 });
@@ -66,7 +94,7 @@ export async function writeAtomically(path: string, write: (stream: Writable) =>
     await write(stream);
     stream.end();
     await finished(stream);
-    await rename(temporary, path);
+    await rename(temporary, target);
   } catch (error) {
     // Abandoned: an exporter still winding down may write to it, and that must not crash us.
     stream.on('error', () => {});
