@@ -34,15 +34,26 @@ async function existingTarget(path: string): Promise<{ kind: 'new' } | { kind: '
   return { kind: 'file', mode: stats.mode & 0o777, real: await realpath(path) };
 }
 
-/** A device or a FIFO (`-o /dev/null`, a named pipe): written into as it is, since it cannot be replaced. */
-async function writeInto(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
-  const stream = createWriteStream(path, { flags: 'w' });
+/**
+ * Opens `file` as a stream, hands it to `write`, and waits until all of it is written. A failure
+ * to open is one line naming `path` (what the user gave). On a failure after that the stream is
+ * abandoned: an exporter still winding down may write to it, and that must not crash us.
+ */
+async function fill(
+  file: string,
+  options: Parameters<typeof createWriteStream>[1],
+  path: string,
+  write: (stream: Writable) => Promise<void>,
+  beforeWrite: () => Promise<void> = async () => {},
+): Promise<void> {
+  const stream = createWriteStream(file, options);
   try {
     await once(stream, 'open');
   } catch (error) {
     throw cannotWrite(path, error);
   }
   try {
+    await beforeWrite();
     await write(stream);
     stream.end();
     await finished(stream);
@@ -70,36 +81,30 @@ async function syncDirectory(directory: string): Promise<void> {
 /**
  * Writes `path` whole or not at all. `write` fills a temporary file (`.name.tmp-<pid>-<random>`)
  * in the same directory as the file (through a symbolic link, the file it points to, so that the
- * link stays), which is synced to disk and renamed over it only when `write` resolves. A device
- * or a FIFO is written straight into. When it rejects, the temporary file is removed and `path` is untouched.
- * After SIGKILL the target is still intact; a stray temporary file may remain.
+ * link stays), which is synced to disk and renamed over it only when `write` resolves. When it
+ * rejects, the temporary file is removed and `path` is untouched. After SIGKILL the target is
+ * still intact; a stray temporary file may remain. A device or a FIFO is written straight into.
  */
 export async function writeAtomically(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
   const existing = await existingTarget(path);
-  if (existing.kind === 'special') return writeInto(path, write);
+  // A device or a FIFO (`-o /dev/null`, a named pipe) cannot be replaced: it is written into.
+  if (existing.kind === 'special') return fill(path, { flags: 'w' }, path, write);
   const mode = existing.kind === 'file' ? existing.mode : undefined;
   const target = existing.kind === 'file' ? existing.real : resolve(path);
   const directory = dirname(target);
   const temporary = join(directory, `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  // 1 MB rather than 16 KB: a page of records (~100 KB) then goes to the disk while the next is
-  // prepared, instead of the export waiting for each write (docs/performance.md).
-  const stream = createWriteStream(temporary, { flags: 'wx', flush: true, highWaterMark: 1 << 20 });
+  let created = false;
   try {
-    await once(stream, 'open');
-  } catch (error) {
-    throw cannotWrite(path, error);
-  }
-  try {
-    if (mode !== undefined) await chmod(temporary, mode);
-    await write(stream);
-    stream.end();
-    await finished(stream);
+    // 1 MB rather than 16 KB: a page of records (~100 KB) then goes to the disk while the next is
+    // prepared, instead of the export waiting for each write (docs/performance.md).
+    await fill(temporary, { flags: 'wx', flush: true, highWaterMark: 1 << 20 }, path, write, async () => {
+      created = true;
+      if (mode !== undefined) await chmod(temporary, mode);
+    });
     await rename(temporary, target);
   } catch (error) {
-    // Abandoned: an exporter still winding down may write to it, and that must not crash us.
-    stream.on('error', () => {});
-    stream.destroy();
-    await rm(temporary, { force: true });
+    // Only a file this run made: one it could not create may be another's.
+    if (created) await rm(temporary, { force: true });
     throw error;
   }
   await syncDirectory(directory);
