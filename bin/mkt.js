@@ -18,11 +18,14 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // Node 22.1 and later keep what they compile between runs (docs/performance.md); Node 20 has no such cache.
   require('node:module').enableCompileCache?.();
-  // A reader that goes away (`mkt --help | head`) is not an error; data exports handle it themselves.
+  // A reader that goes away (`mkt --help | head`) is not an error. A data export listens to
+  // stdout itself, and says what went wrong when it stops; anything else ends here.
   process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') return;
-    process.stderr.write(`mkt: cannot write to standard output: ${error.message}\n`);
-    process.exit(1);
+    if (error.code === 'EPIPE' || process.stdout.listenerCount('error') > 1) return;
+    import('../dist/output/output-path.js').then(({ cannotWrite }) => {
+      process.stderr.write(`mkt: ${cannotWrite('to standard output', error).message}\n`);
+      process.exit(1);
+    });
   });
   Promise.all([import('../dist/main.js'), import('../dist/deps.js')])
     .then(([{ run }, { processDeps }]) => run(args, processDeps()))

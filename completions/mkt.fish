@@ -129,7 +129,7 @@ complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored set
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
 
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -s o -l output -r -F -d 'write to this file instead of stdout; it appears whole or not at all'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -l columns -x -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'

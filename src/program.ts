@@ -3,7 +3,7 @@ import type { Deps } from './deps.js';
 import { Context, type ContextFor, type GlobalOptions } from './context.js';
 import { FORMATS } from './formats.js';
 import { parseSetting } from './config/settings.js';
-import { collectList } from './commands/flag-values.js';
+import { collectList, parseOutputPath } from './commands/flag-values.js';
 import { VERSION } from './version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
@@ -100,7 +100,7 @@ function addGlobalOptions(program: Command): void {
   program
     .optionsGroup(GLOBAL_GROUPS.output)
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
-    .option('-o, --output <file>', 'write to this file instead of stdout; it appears whole or not at all')
+    .option('-o, --output <file>', 'write to this file instead of stdout (- for stdout); it appears whole or not at all', parseOutputPath)
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
     .optionsGroup(GLOBAL_GROUPS.connection)
     .option('--profile <name>', 'stored profile to use (env: MKT_PROFILE)')

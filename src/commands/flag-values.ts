@@ -32,6 +32,16 @@ export function collectValues(flag: string): (value: string, previous: string[] 
   };
 }
 
+/**
+ * Commander parser for `-o FILE` (`-`, standard output, is read in src/commands/output-options.ts).
+ * An empty name is refused: taken as a path, it is the working directory, and a script passing
+ * an unset variable meant a file.
+ */
+export function parseOutputPath(value: string): string {
+  if (value === '') throw new UsageError('-o: the file name is empty', { hint: 'Give a file name, or -o - for standard output.' });
+  return value;
+}
+
 /** A string with whitespace and control characters written as escapes, so that an error shows them. */
 function visible(value: string): string {
   return JSON.stringify(value).replace(/[\p{C}\p{Z}]/gu, (char) =>

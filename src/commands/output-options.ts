@@ -1,16 +1,21 @@
 import type { Context } from '../context.js';
 import type { Format } from '../formats.js';
+import { checkOutputPath } from '../output/output-path.js';
 import { resolveFormat, type WriteOptions } from '../output/write.js';
 
 /**
  * Where and how a command's data goes: --format, -o, the profile's format and stdout, with
- * the format decided now, so that a bad choice (parquet to a terminal) fails before any request.
+ * the format decided and the -o path checked now, so that a bad choice (parquet to a terminal,
+ * a directory) fails before any request.
  */
 export function outputOptions(context: Context, defaultFormat?: Format): WriteOptions & { format: Format } {
+  // `-o -` is standard output, as for curl and tar; `-o ./-` is a file named "-".
+  const outputPath = context.globals.output === '-' ? undefined : context.globals.output;
+  if (outputPath !== undefined) checkOutputPath(outputPath);
   const options = {
     format: context.globals.format,
     defaultFormat,
-    outputPath: context.globals.output,
+    outputPath,
     stdout: context.deps.stdout,
     color: context.stdoutColor,
     signal: context.signal,

@@ -14,7 +14,7 @@ export async function readApiKey(
   signal: AbortSignal,
 ): Promise<string> {
   const fromTerminal = io.stdin.isTTY === true;
-  const key = (fromTerminal ? await promptHidden(io, `API key for profile "${profile}": `, signal) : await readAll(io.stdin)).trim();
+  const key = (fromTerminal ? await promptHidden(io, `API key for profile "${profile}": `, signal) : await readKeyInput(io.stdin)).trim();
   if (key === '') {
     throw new UsageError(fromTerminal ? 'no API key entered' : 'no API key on standard input', {
       hint: 'Pipe the key in, e.g. `mkt auth login < key.txt`, or run `mkt auth login` at a terminal to be asked for it.',
@@ -23,9 +23,23 @@ export async function readApiKey(
   return checkApiKey(key, fromTerminal ? 'the prompt' : 'standard input');
 }
 
-async function readAll(stream: InputStream): Promise<string> {
+/** Room for a 4 KiB key and any whitespace around it; stdin is read no further. */
+const KEY_INPUT_LIMIT = 64 * 1024;
+
+/** Standard input, whole, unless it holds more than a key could: `mkt auth login < /dev/zero` ends at once. */
+async function readKeyInput(stream: InputStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  let size = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += bytes.length;
+    if (size > KEY_INPUT_LIMIT) {
+      throw new UsageError('standard input holds more than 64 KiB, more than the 4 KiB a key may be', {
+        hint: 'Pass the key exactly as the operator issued it, not a file that holds more.',
+      });
+    }
+    chunks.push(bytes);
+  }
   return Buffer.concat(chunks).toString('utf8');
 }
 

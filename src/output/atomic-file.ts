@@ -1,19 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, open, realpath, rename, rm, stat } from 'node:fs/promises';
+import { chmod, open, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
-import { MktError, UsageError } from '../errors.js';
-
-/** A file system failure on the way to `path`, as the user sees it. */
-function cannotWrite(path: string, error: unknown): MktError {
-  return new MktError(`cannot write ${path}: ${(error as Error).message}`, {
-    hint: 'Check that the directory exists and that you may write to it.',
-    cause: error,
-  });
-}
+import { cannotWrite, refuseDirectory } from './output-path.js';
 
 /**
  * What is at `path` now: nothing, a regular file (its permission bits, for the replacement, and
@@ -25,11 +17,10 @@ async function existingTarget(path: string): Promise<{ kind: 'new' } | { kind: '
   try {
     stats = await stat(path);
   } catch (error) {
-    // ENOTDIR (a file on the path), EACCES, ELOOP: the path cannot be written either.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
     throw cannotWrite(path, error);
   }
-  if (stats.isDirectory()) throw new UsageError(`cannot write to ${path}: it is a directory`, { hint: 'Give a file name to -o.' });
+  refuseDirectory(stats, path);
   if (!stats.isFile()) return { kind: 'special' };
   return { kind: 'file', mode: stats.mode & 0o777, real: await realpath(path) };
 }
@@ -60,7 +51,45 @@ async function fill(
   } catch (error) {
     stream.on('error', () => {});
     stream.destroy();
-    throw error;
+    throw cannotWrite(path, error);
+  }
+}
+
+/** The pid in `.NAME.tmp-<pid>-<8 hex digits>`, a temporary file of writeAtomically for NAME. */
+function temporaryWriter(entry: string, name: string): number | undefined {
+  const prefix = `.${name}.tmp-`;
+  if (!entry.startsWith(prefix)) return undefined;
+  const pid = /^(\d{1,7})-[0-9a-f]{8}$/.exec(entry.slice(prefix.length))?.[1];
+  return pid === undefined ? undefined : Number(pid);
+}
+
+/** Whether process `pid` is gone. One we may not signal (another user's) is alive. */
+function isGone(pid: number): boolean {
+  // Our own pid on a leftover: an earlier process had it (pids repeat, in a container at once).
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Removes the temporary files that runs killed while writing NAME left in `directory`: those
+ * whose writer is gone. A run still writing NAME keeps its own. Best effort: a file that cannot
+ * be removed stays, and the export goes on.
+ */
+async function removeLeftovers(directory: string, name: string): Promise<void> {
+  let entries: string[];
+  try {
+    entries = await readdir(directory);
+  } catch {
+    return; // opening the temporary file will say what is wrong with the directory
+  }
+  for (const entry of entries) {
+    const pid = temporaryWriter(entry, name);
+    if (pid !== undefined && pid > 0 && isGone(pid)) await rm(join(directory, entry), { force: true }).catch(() => {});
   }
 }
 
@@ -83,7 +112,8 @@ async function syncDirectory(directory: string): Promise<void> {
  * in the same directory as the file (through a symbolic link, the file it points to, so that the
  * link stays), which is synced to disk and renamed over it only when `write` resolves. When it
  * rejects, the temporary file is removed and `path` is untouched. After SIGKILL the target is
- * still intact; a stray temporary file may remain. A device or a FIFO is written straight into.
+ * still intact, and the temporary file is removed by the next run that writes it (see
+ * removeLeftovers). A device or a FIFO is written straight into.
  */
 export async function writeAtomically(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
   const existing = await existingTarget(path);
@@ -92,6 +122,7 @@ export async function writeAtomically(path: string, write: (stream: Writable) =>
   const mode = existing.kind === 'file' ? existing.mode : undefined;
   const target = existing.kind === 'file' ? existing.real : resolve(path);
   const directory = dirname(target);
+  await removeLeftovers(directory, basename(target));
   const temporary = join(directory, `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   let created = false;
   try {
@@ -105,7 +136,7 @@ export async function writeAtomically(path: string, write: (stream: Writable) =>
   } catch (error) {
     // Only a file this run made: one it could not create may be another's.
     if (created) await rm(temporary, { force: true });
-    throw error;
+    throw cannotWrite(path, error);
   }
   await syncDirectory(directory);
 }

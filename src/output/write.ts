@@ -4,6 +4,7 @@ import { abortReason, UsageError } from '../errors.js';
 import { type Format, formatEntry, formatOfExtension } from '../formats.js';
 import type { Dataset, JsonObject, OutputTarget } from './exporter.js';
 import { validateColumns } from './columns.js';
+import { cannotWrite } from './output-path.js';
 import { isBrokenPipe } from './sink.js';
 
 /** How and where `writeDataset` writes. */
@@ -107,7 +108,8 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
     return { format, records, path: outputPath };
   } catch (error) {
     if (signal.aborted) throw abortReason(signal);
-    if (outputPath === undefined && isBrokenPipe(error)) return { format, records };
-    throw error;
+    if (outputPath !== undefined) throw error; // writeAtomically has named the file
+    if (isBrokenPipe(error)) return { format, records };
+    throw cannotWrite('to standard output', error);
   }
 }

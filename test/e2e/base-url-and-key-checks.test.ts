@@ -1,5 +1,8 @@
+import { readdirSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { tempConfigDir } from '../helpers/run-mkt.js';
+import { runMktOnFiles } from '../helpers/run-on-files.js';
 import { startRecordingServer } from '../helpers/recording-server.js';
 
 // Issue 14, points 7 and 8: credentials in a base URL and oversized keys are usage errors, and
@@ -85,6 +88,18 @@ describe('a key longer than 4 KiB is refused (point 8)', () => {
         'mkt: the API key from standard input is 4097 characters, more than the 4 KiB a key may be\n'
         + 'Pass the key exactly as the operator issued it, not a file that holds more.\n',
     });
+  });
+
+  it('from `auth login` on an endless standard input, reading no more than 64 KiB of it', async () => {
+    const configDir = tempConfigDir();
+    const run = await runMktOnFiles(['auth', 'login', '--no-verify'], { stdin: '/dev/zero', env: { MKT_CONFIG_DIR: configDir } });
+    expect(run).toEqual({
+      code: 2,
+      stderr:
+        'mkt: standard input holds more than 64 KiB, more than the 4 KiB a key may be\n'
+        + 'Pass the key exactly as the operator issued it, not a file that holds more.\n',
+    });
+    expect(readdirSync(configDir)).toEqual([]);
   });
 
   it('accepts a key of exactly 4 KiB', async () => {

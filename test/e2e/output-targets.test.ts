@@ -1,14 +1,18 @@
-import { execFileSync } from 'node:child_process';
-import { createReadStream, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { chmodSync, createReadStream, existsSync, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { runMktOnFiles } from '../helpers/run-on-files.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-// Issue 14, point 1: -o never replaces something that is not a regular file.
+// Issue 14, points 1-4: what -o writes to, and how it fails.
 const sandbox = useSandbox({ records: 50 });
 const env = () => ({ env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key } });
+const startServer = useRecordingServers();
 
 describe('-o to what is not a regular file', () => {
   it('writes straight into /dev/null, which stays a character device', async () => {
@@ -40,5 +44,106 @@ describe('-o to what is not a regular file', () => {
     expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dir, 'real.csv'), 'utf8')).toMatch(/^id,exchange_name,/);
     expect(readdirSync(dir).sort()).toEqual(['link.csv', 'real.csv']);
+  });
+});
+
+describe('-o that cannot be a file is refused before anything is sent', () => {
+  async function recorded(args: string[]) {
+    const server = await startServer((_request, response) => sendJson(response, 418, { detail: 'no request was expected' }));
+    const run = await runInProcess(args, { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' } });
+    return { ...run, requests: server.requests.length };
+  }
+
+  it.each([['results'], ['fees', 'NYSE']])('refuses a directory for mkt %s, exit 2', async (...command) => {
+    const dir = tempDir('mkt-dir-');
+    const run = await recorded([...command, '-o', dir]);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `mkt: cannot write to ${dir}: it is a directory\nGive a file name to -o.\n`, requests: 0 });
+  });
+
+  it('refuses an empty file name, exit 2', async () => {
+    const run = await recorded(['results', '-o', '']);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'mkt: -o: the file name is empty\nGive a file name, or -o - for standard output.\n', requests: 0 });
+  });
+
+  it('names a directory that does not exist, exit 1', async () => {
+    const path = join(tempDir('mkt-dir-'), 'missing', 'out.csv');
+    const run = await recorded(['results', '-o', path]);
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `mkt: cannot write ${path}: the directory ${join(path, '..')} does not exist\n`, requests: 0 });
+  });
+});
+
+describe('-o -', () => {
+  it('writes to standard output, and makes no file named "-"', async () => {
+    const dir = tempDir('mkt-dash-');
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const run = await runInProcess(['results', '--limit', '2', '-f', 'csv', '--columns', 'exchange_name', '-o', '-'], env());
+      expect(run).toMatchObject({ code: 0, stderr: '' });
+      expect(run.stdout).toMatch(/^exchange_name\r\n[^\r\n]+\r\n[^\r\n]+\r\n$/);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
+describe('a file system that refuses the write (point 3): one line naming the file, exit 1', () => {
+  it('says the device is full for -o /dev/full', async () => {
+    const run = await runInProcess(['results', '--limit', '2', '-f', 'csv', '-o', '/dev/full'], env());
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: 'mkt: cannot write /dev/full: no space left on device (ENOSPC)\n' });
+  });
+
+  /** mkt against the sandbox, with a config directory any user may read. */
+  function onFiles(args: string[], options: { stdout?: string; uid?: number }) {
+    const configDir = tempDir('mkt-config-');
+    chmodSync(configDir, 0o777);
+    return runMktOnFiles(args, { ...options, env: { ...env().env, MKT_CONFIG_DIR: configDir } });
+  }
+
+  it('says the device is full when stdout is /dev/full', async () => {
+    const run = await onFiles(['results', '--limit', '2', '-f', 'csv'], { stdout: '/dev/full' });
+    expect(run).toEqual({ code: 1, stderr: 'mkt: cannot write to standard output: no space left on device (ENOSPC)\n' });
+  });
+
+  it('says permission is denied for a directory the user may not write to', async () => {
+    const dir = tempDir('mkt-readonly-');
+    chmodSync(dir, 0o555);
+    // Root may write anywhere: as root, run mkt as nobody.
+    const nobody = process.getuid?.() === 0 ? 65534 : undefined;
+    const path = join(dir, 'out.csv');
+    const run = await onFiles(['results', '--limit', '2', '-o', path], { uid: nobody });
+    expect(run).toEqual({ code: 1, stderr: `mkt: cannot write ${path}: permission denied (EACCES)\n` });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('temporary files left by a killed run (point 4)', () => {
+  /** A pid no process has: one that has exited. */
+  async function deadPid(): Promise<number> {
+    const child = spawn(process.execPath, ['-e', '0']);
+    await once(child, 'exit');
+    return child.pid as number;
+  }
+
+  it('are removed by the next run that writes the same file, when their writer is gone', async () => {
+    const dir = tempDir('mkt-leftover-');
+    const alive = spawn('sleep', ['60']);
+    try {
+      const dead = await deadPid();
+      const leftovers = {
+        dead: `.out.csv.tmp-${dead}-0123abcd`,
+        alive: `.out.csv.tmp-${alive.pid}-0123abcd`,
+        otherFile: `.other.csv.tmp-${dead}-0123abcd`,
+        notOurs: `.out.csv.tmp-${dead}-notours`,
+      };
+      for (const name of Object.values(leftovers)) writeFileSync(join(dir, name), 'partial');
+      const run = await runInProcess(['results', '--limit', '2', '-o', join(dir, 'out.csv')], env());
+      expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      expect(readdirSync(dir).sort()).toEqual([leftovers.alive, leftovers.otherFile, leftovers.notOurs, 'out.csv'].sort());
+      expect(existsSync(join(dir, leftovers.dead))).toBe(false);
+    } finally {
+      alive.kill();
+    }
   });
 });
