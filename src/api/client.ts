@@ -1,7 +1,6 @@
 import {
   AuthError,
   HttpStatusError,
-  MalformedResponseError,
   type MktError,
   NotFoundError,
   NotTheServiceError,
@@ -12,14 +11,17 @@ import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
 import { type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from './paths.js';
+import { checkResultsPage } from './results-page.js';
 import { toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
 
 /** The service's endpoints, one method each, with its statuses turned into mkt's errors. */
 export interface ServiceClient {
+  /** The service's host, for messages. */
+  readonly host: string;
   /** GET /api/v1/exchanges/{exchange}/{resource}: the body as the service sent it. */
   fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
-  /** GET /api/v1/fee-schedule-results: one page, its envelope checked. */
+  /** GET /api/v1/fee-schedule-results: one page, its envelope checked (src/api/results-page.ts). */
   fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage>;
 }
 
@@ -62,6 +64,8 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
   }
 
   return {
+    host: transport.host,
+
     async fetchExchangeResource(exchange, resource, query = {}) {
       try {
         return await transport.getJson(exchangePath(exchange, resource), new URLSearchParams(query), bearer, {
@@ -101,7 +105,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         if (error.status === 404) throw notTheService(error);
         throw withServiceDetail(error);
       }
-      return checkResultsPage(body, transport.host);
+      return checkResultsPage(body, { host: transport.host, key: apiKey, page: query.page_number ?? 0 });
     },
   };
 }
@@ -128,15 +132,4 @@ function notTheService(error: HttpStatusError): NotTheServiceError {
   return new NotTheServiceError(`this does not look like the service at ${base}; check --base-url (mkt adds /api/v1)`, {
     hint: `It answered 404 to GET ${url.pathname}.`,
   });
-}
-
-function checkResultsPage(body: unknown, host: string): FeeScheduleResultsPage {
-  const page = body as Partial<FeeScheduleResultsPage> | null;
-  if (
-    typeof page !== 'object' || page === null || !Array.isArray(page.data)
-    || typeof page.total_records !== 'number' || typeof page.total_pages !== 'number'
-  ) {
-    throw new MalformedResponseError(`${host} answered with a results body that lacks data, total_records or total_pages`);
-  }
-  return page as FeeScheduleResultsPage;
 }

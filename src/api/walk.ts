@@ -1,7 +1,8 @@
 import { MktError } from '../errors.js';
 import type { ServiceClient } from './client.js';
-import { PAGE_SIZE, type ResultsQuery } from './filters.js';
+import type { ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
+import { malformedAnswer } from './results-page.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
 
 /** Where a walk is, after each page. */
@@ -42,7 +43,9 @@ class DriftError extends MktError {
  * 0 … total_pages − 1 at one page size. A few pages are in flight at once, but each page's
  * records are yielded, in page order, as it arrives, so a consumer writes them before later
  * pages are fetched and at most `concurrency` pages are held. Records are deduplicated by id,
- * and a total that changes or does not add up fails the walk rather than yielding a short one.
+ * and a total that changes or does not add up, or an empty page before the last, fails the
+ * walk rather than yielding a short one. Each page's envelope is checked by the client, so the
+ * first page's own arithmetic bounds the pages asked for.
  */
 export async function* walkResults(
   client: ServiceClient,
@@ -55,7 +58,8 @@ export async function* walkResults(
 
   const first = await fetchPage(firstPage);
   const expectedTotal = first.total_records;
-  const pageSize = query.page_size ?? PAGE_SIZE.default;
+  // The size the server says it used, which tiles the pages, rather than the size asked.
+  const pageSize = first.page_size;
   const pagesForLimit = options.limit === undefined ? 1 : Math.ceil(options.limit / pageSize);
   const lastPage = options.all ? first.total_pages - 1 : Math.min(first.total_pages - 1, firstPage + pagesForLimit - 1);
 
@@ -87,8 +91,15 @@ export async function* walkResults(
       inFlight.delete(pageNumber);
     }
     pagesReceived++;
+    // Pages of another size no longer tile the records: the document reads every page at one size.
+    if (page.page_size !== pageSize) {
+      throw malformedAnswer(client.host, `page_size changed from ${pageSize} to ${page.page_size} during the walk (page ${pageNumber})`);
+    }
     if (page.total_records !== expectedTotal) {
       drift(`total_records changed from ${expectedTotal} to ${page.total_records} during the walk (page ${pageNumber})`);
+    }
+    if (page.data.length === 0 && pageNumber < first.total_pages - 1) {
+      drift(`page ${pageNumber} is empty, but the service reported ${expectedTotal} records on ${first.total_pages} pages`);
     }
     const records: FeeScheduleResult[] = [];
     let index = 0;

@@ -17,7 +17,7 @@ async function recorder(...args: Parameters<typeof startRecordingServer>) {
 
 describe('what the client sends', () => {
   it('maps every results flag to its query parameter, in the document spelling', async () => {
-    const server = await recorder();
+    const server = await recorder((_request, response) => sendJson(response, 200, emptyResultsPage(50, 3)));
     const run = await runInProcess(
       [
         'results',
@@ -215,7 +215,7 @@ describe('consistency of a walk', () => {
     recorder((request, response) => {
       const page = Number(new URL(request.url, 'http://x').searchParams.get('page_number'));
       const total = totals[page] ?? (totals[0] as number);
-      sendJson(response, 200, { ...emptyResultsPage(2, page), data: pages[page] ?? [], total_records: total, total_pages: pages.length });
+      sendJson(response, 200, { ...emptyResultsPage(2, page), data: pages[page] ?? [], total_records: total, total_pages: Math.ceil(total / 2) });
     });
 
   it('drops a record a later page repeats, and fails when the distinct records fall short', async () => {
@@ -298,8 +298,8 @@ describe('JSON formats write the parsed records, whatever the layout of the page
 
   it('writes CSV in UTF-8 whether a page spells text as UTF-8 or as \\u escapes', async () => {
     const bodies = [
-      '{"data":[{"id":"a","fee_notes":"caf\\u00e9 \\ud83d\\ude80"}],"total_records":2,"total_pages":2}',
-      '{"data":[{"id":"b","fee_notes":"émigré 🚀, ｆｕｌｌ"}],"total_records":2,"total_pages":2}',
+      '{"data":[{"id":"a","fee_notes":"caf\\u00e9 \\ud83d\\ude80"}],"total_records":2,"page_size":1,"total_pages":2,"current_page":0}',
+      '{"data":[{"id":"b","fee_notes":"émigré 🚀, ｆｕｌｌ"}],"total_records":2,"page_size":1,"total_pages":2,"current_page":1}',
     ];
     const server = await recorder((request, response) => {
       sendText(response, 200, bodies[Number(new URL(request.url, 'http://x').searchParams.get('page_number'))] as string);

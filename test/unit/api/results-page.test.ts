@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { checkResultsPage } from '../../../src/api/results-page.js';
+import { MalformedResponseError } from '../../../src/errors.js';
+
+const KEY = 'secret-key-0123456789abcdef';
+const asked = (page = 0) => ({ host: 'api.example.com', key: KEY, page });
+const envelope = (fields: Record<string, unknown>) => ({
+  success: true,
+  message: 'ok',
+  data: [],
+  total_records: 0,
+  page_size: 100,
+  total_pages: 0,
+  current_page: 0,
+  query_time: 0.01,
+  disable_jsonable_encoder: false,
+  ...fields,
+});
+/** What checkResultsPage throws for `body`, as page 0. */
+function refusal(body: unknown): unknown {
+  try {
+    checkResultsPage(body, asked());
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+const ids = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `${index}`, fee_notes: null }));
+
+describe('checkResultsPage', () => {
+  it.each<[string, Record<string, unknown>, number]>([
+    ['a full page', { data: ids(100), total_records: 250, total_pages: 3 }, 0],
+    ['the last page, partly filled', { data: ids(50), total_records: 250, total_pages: 3, current_page: 2 }, 2],
+    ['a page past the end, empty', { total_records: 250, total_pages: 3, current_page: 7 }, 7],
+    ['no records', {}, 0],
+    ['no records at page_size 0: nothing to page', { page_size: 0 }, 0],
+    ['a page_size other than the one asked (a capped size)', { data: ids(50), total_records: 120, page_size: 50, total_pages: 3 }, 0],
+    ['one record', { data: ids(1), total_records: 1, total_pages: 1 }, 0],
+    ['the largest count', { total_records: 2 ** 53 - 1, page_size: 1, total_pages: 2 ** 53 - 1 }, 0],
+  ])('accepts %s, and returns the body as it is', (_name, fields, page) => {
+    const body = envelope(fields);
+    expect(checkResultsPage(body, asked(page))).toBe(body);
+  });
+
+  it.each<[string, unknown, string]>([
+    ['a string', 'ok', 'the body is "ok", not an object'],
+    ['an array', [], 'the body is [], not an object'],
+    ['-0.5 records', envelope({ total_records: -0.5 }), 'total_records is -0.5, not a whole number from 0 to 2⁵³ − 1'],
+    ['2⁵³ records', envelope({ total_records: 2 ** 53 }), 'total_records is 9007199254740992, not a whole number from 0 to 2⁵³ − 1'],
+    ['no current_page', envelope({ current_page: undefined }), 'current_page is missing'],
+    ['a page too many', envelope({ data: ids(100), total_records: 200, total_pages: 3 }), 'total_pages is 3, but 200 records at 100 a page make 2'],
+    ['an id that quotes the key', envelope({ data: [{ id: [`\u2028${KEY}`] }], total_records: 1, total_pages: 1 }), 'data[0].id is ["\\u2028***"], not a non-empty string'],
+  ])('refuses %s', (_name, body, what) => {
+    const error = refusal(body);
+    expect(error).toBeInstanceOf(MalformedResponseError);
+    expect((error as Error).message).toBe(`api.example.com sent a malformed answer: ${what}`);
+  });
+
+  it('quotes at most 40 characters of what the server sent', () => {
+    expect((refusal(envelope({ total_pages: 'x'.repeat(10_000) })) as Error).message).toBe(
+      `api.example.com sent a malformed answer: total_pages is "${'x'.repeat(39)}…, not a whole number from 0 to 2⁵³ − 1`,
+    );
+  });
+});
