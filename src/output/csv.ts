@@ -1,5 +1,5 @@
 import type { Exporter } from './exporter.js';
-import { flattenRecord, valueText } from './flatten.js';
+import { valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 
@@ -17,10 +17,10 @@ export function csvField(value: unknown): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-/** `csv`: a header row of column names, then one row per flattened record; CRLF after each. */
+/** `csv`: a header row of column names, then the rows of each record; CRLF after each. */
 export const csvExporter: Exporter = {
   async write(dataset, target) {
-    const { columns, batches } = await tabulate(dataset);
+    const { columns, batches, rowsOf } = await tabulate(dataset);
     const names = columns.map((column) => column.name);
     const sink = new ChunkSink(target.stream);
     try {
@@ -28,7 +28,7 @@ export const csvExporter: Exporter = {
       for await (const records of batches) {
         let wait: Promise<void> | undefined;
         for (const record of records) {
-          for (const row of flattenRecord(record)) {
+          for (const row of rowsOf(record)) {
             let line = '';
             for (let index = 0; index < names.length; index++) {
               if (index > 0) line += ',';

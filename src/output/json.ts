@@ -1,4 +1,5 @@
 import type { Exporter } from './exporter.js';
+import { jsonText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { selectedBatches } from './selected-batches.js';
 
@@ -18,7 +19,7 @@ export const jsonExporter: Exporter = {
       if (dataset.shape === 'object') {
         for await (const records of batches) {
           if (records.length === 0) continue;
-          sink.write(`${JSON.stringify(records[0], null, 2)}\n`);
+          sink.write(`${jsonText(records[0], 2)}\n`);
           break;
         }
       } else {
@@ -26,7 +27,7 @@ export const jsonExporter: Exporter = {
         for await (const records of batches) {
           let wait: Promise<void> | undefined;
           for (const record of records) {
-            wait = sink.write((written ? BETWEEN : OPEN) + JSON.stringify(record));
+            wait = sink.write((written ? BETWEEN : OPEN) + jsonText(record));
             written = true;
           }
           if (wait) await wait;

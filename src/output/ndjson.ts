@@ -1,4 +1,5 @@
 import type { Exporter } from './exporter.js';
+import { jsonText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { selectedBatches } from './selected-batches.js';
 
@@ -9,7 +10,7 @@ export const ndjsonExporter: Exporter = {
     try {
       for await (const records of selectedBatches(dataset)) {
         let wait: Promise<void> | undefined;
-        for (const record of records) wait = sink.write(`${JSON.stringify(record)}\n`);
+        for (const record of records) wait = sink.write(`${jsonText(record)}\n`);
         if (wait) await wait;
       }
       await sink.close();

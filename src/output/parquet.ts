@@ -3,7 +3,7 @@ import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hypa
 import { MalformedResponseError, MktError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Column, Exporter } from './exporter.js';
-import { flattenRecord, valueText } from './flatten.js';
+import { valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
@@ -180,7 +180,7 @@ class SinkWriter implements Writer {
  */
 export const parquetExporter: Exporter = {
   async write(dataset, target) {
-    const { columns, batches } = await tabulate(dataset);
+    const { columns, batches, rowsOf } = await tabulate(dataset);
     if (columns.length === 0) {
       throw new MktError('nothing to write as Parquet: the response has no fields', { hint: 'Use --format json.' });
     }
@@ -206,7 +206,7 @@ export const parquetExporter: Exporter = {
       };
       for await (const records of batches) {
         for (const record of records) {
-          for (const flat of flattenRecord(record)) {
+          for (const flat of rowsOf(record)) {
             row++;
             for (const field of fields) field.values.push(field.convert(flat[field.name], row));
             if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();

@@ -1,13 +1,11 @@
 import type { Exporter } from './exporter.js';
-import { flattenRecord, valueText } from './flatten.js';
+import { valueText } from './flatten.js';
 import { cellText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 
 function tableCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (Array.isArray(value)) return cellText(value.map(valueText).join(', '));
-  return cellText(valueText(value));
+  return value === null || value === undefined ? '' : cellText(valueText(value));
 }
 
 /**
@@ -17,11 +15,11 @@ function tableCell(value: unknown): string {
  */
 export const tableExporter: Exporter = {
   async write(dataset, target) {
-    const { columns, batches } = await tabulate(dataset, dataset.tableColumns);
+    const { columns, batches, rowsOf } = await tabulate(dataset, dataset.tableColumns);
     const rows: string[][] = [];
     for await (const records of batches) {
       for (const record of records) {
-        for (const row of flattenRecord(record)) rows.push(columns.map((column) => tableCell(row[column.name])));
+        for (const row of rowsOf(record)) rows.push(columns.map((column) => tableCell(row[column.name])));
       }
     }
     const header = columns.map((column) => ({ header: column.name, align: column.kind === 'number' ? ('right' as const) : ('left' as const) }));

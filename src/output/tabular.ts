@@ -1,13 +1,20 @@
 import type { Column, Dataset, JsonObject } from './exporter.js';
 import { deriveColumns, validateColumns } from './columns.js';
-import { flattenRecord } from './flatten.js';
+import { type FlatRow, flattenRecord } from './flatten.js';
 
-/** What a tabular format (table, CSV, Parquet) writes: its columns, and the records to flatten. */
+/** What a tabular format (table, CSV, Parquet) writes: its columns, the records, and their rows. */
 export interface Tabular {
   columns: readonly Column[];
-  /** Each record gives `flattenRecord(record)` rows. */
   batches: AsyncIterable<readonly JsonObject[]> | Iterable<readonly JsonObject[]>;
+  /**
+   * The rows of a record. Declared columns (results) are the record's own fields: the record is
+   * its one row, and a field the service sent as an object or array is one value, written as
+   * JSON text, rather than dotted columns no declared column names. Otherwise flattenRecord.
+   */
+  rowsOf: (record: JsonObject) => readonly FlatRow[];
 }
+
+const asOneRow = (record: JsonObject): readonly FlatRow[] => [record];
 
 /**
  * The columns of a dataset in a tabular format, narrowed to `--columns` (or, when that is
@@ -21,14 +28,14 @@ export interface Tabular {
 export async function tabulate(dataset: Dataset<JsonObject>, defaultSelect?: readonly string[]): Promise<Tabular> {
   const select = dataset.select ?? defaultSelect;
   if (dataset.columns) {
-    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches };
+    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches, rowsOf: asOneRow };
   }
   const records: JsonObject[] = [];
   for await (const batch of dataset.batches) for (const record of batch) records.push(record);
   const batches = [records];
   if (records.length === 0 && select) {
-    return { columns: select.map((name) => ({ name, kind: 'string', nullable: true })), batches };
+    return { columns: select.map((name) => ({ name, kind: 'string', nullable: true })), batches, rowsOf: flattenRecord };
   }
   const derived = deriveColumns(records.flatMap(flattenRecord));
-  return { columns: select ? validateColumns(select, derived) : derived, batches };
+  return { columns: select ? validateColumns(select, derived) : derived, batches, rowsOf: flattenRecord };
 }

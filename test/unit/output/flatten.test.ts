@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deriveColumns, validateColumns } from '../../../src/output/columns.js';
-import { flattenRecord } from '../../../src/output/flatten.js';
+import { flattenRecord, jsonText, valueText } from '../../../src/output/flatten.js';
 import { createProjection } from '../../../src/output/projection.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import { UsageError } from '../../../src/errors.js';
@@ -71,6 +71,24 @@ describe('flattenRecord', () => {
   it('drops an empty array from an otherwise flat record, as from a nested one', () => {
     expect(flattenRecord({ id: 'a', none: [] })).toEqual([{ id: 'a' }]);
     expect(flattenRecord({ id: 'a', none: [], nested: { x: 1 } })).toEqual([{ id: 'a', 'nested.x': 1 }]);
+  });
+});
+
+describe('jsonText', () => {
+  it('writes U+FFFD for a lone surrogate, in keys and values, where JSON.stringify writes \\ud800', () => {
+    expect(jsonText({ '\udc00key': ['\ud800', 'a\udbffb'] })).toBe('{"\uFFFDkey":["\uFFFD","a\uFFFDb"]}');
+    expect(jsonText({ a: '\ud800' }, 2)).toBe('{\n  "a": "\uFFFD"\n}');
+  });
+
+  it('keeps a surrogate pair, and the text \\ud800 after a backslash of the data', () => {
+    const value = { pair: '\ud83d\ude00', text: '\\ud800', both: '\\\ud800' };
+    expect(jsonText(value)).toBe('{"pair":"😀","text":"\\\\ud800","both":"\\\\\uFFFD"}');
+    expect(JSON.parse(jsonText(value))).toEqual({ pair: '😀', text: '\\ud800', both: '\\\uFFFD' });
+  });
+
+  it('is the compact JSON text of a cell that holds an object or an array', () => {
+    expect(valueText({ rate: '\ud800', list: ['a', 1] })).toBe('{"rate":"\uFFFD","list":["a",1]}');
+    expect(valueText(['Option', 'Equity'])).toBe('["Option","Equity"]');
   });
 });
 
