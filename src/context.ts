@@ -106,6 +106,8 @@ export class Context {
       signal: this.signal,
       now: this.deps.now,
       log: this.log,
+      // The in-process sandbox is on this machine: never through a proxy.
+      proxyEnv: settings.baseUrlSource === 'sandbox' ? undefined : this.deps.env,
     });
     this.defer(() => transport.close());
     return createServiceClient(transport, { apiKey, keySource: settings.keySource });

@@ -11,6 +11,7 @@ import {
 } from '../errors.js';
 import { serverText } from './server-text.js';
 import type { Logger } from '../io/log.js';
+import { openRoute } from './proxy.js';
 import { budgetReport, RateGate } from './rate-gate.js';
 import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
 
@@ -47,6 +48,8 @@ export interface TransportOptions {
   signal: AbortSignal;
   now: () => number;
   log: Pick<Logger, 'debug' | 'isVerbose'>;
+  /** Where HTTPS_PROXY, NO_PROXY and the like are read (src/http/proxy.ts); undefined for no proxy, as to the in-process sandbox. */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface Transport {
@@ -70,14 +73,15 @@ interface RawResponse {
 const MAX_REDIRECTS = 5;
 /** Connections kept to the service: the walk has a few pages in flight. */
 const MAX_SOCKETS = 8;
+/** The largest body read: a page is a few hundred KiB, and a server that sends without end must not fill memory. */
+const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 export async function createTransport(options: TransportOptions): Promise<Transport> {
   const { baseUrl, signal, log, now, retry } = options;
-  // One module for the pool: redirects may not leave the origin, so never change protocol.
-  const http = baseUrl.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  const agent = new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS });
+  const route = await openRoute({ baseUrl, env: options.proxyEnv, maxSockets: MAX_SOCKETS, signal });
+  if (route.proxy) log.debug(`via proxy ${route.proxy.display} from ${route.proxy.variable}`);
   const gate = new RateGate({ maxRequestsPerSecond: options.maxRequestsPerSecond, now, signal });
 
   /** One request, its body read in full. Failures are MktErrors naming the host. */
@@ -86,18 +90,21 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     return new Promise((resolve, reject) => {
       let timedOut = false;
       let responded = false;
-      const request = http.request(url, { method: 'GET', headers, agent });
+      const request = route.get(url, headers);
+      // Failed here rather than on the request's 'error': a request still waiting for its
+      // connection (a tunnel through a proxy) emits nothing when destroyed.
+      const stop = (): void => {
+        request.destroy();
+        fail(undefined);
+      };
       const timer = setTimeout(() => {
         timedOut = true;
-        request.destroy();
+        stop();
       }, options.timeoutMs);
-      const onAbort = (): void => {
-        request.destroy();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
+      signal.addEventListener('abort', stop, { once: true });
       const settle = (): void => {
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        signal.removeEventListener('abort', stop);
       };
       const fail = (error: unknown): void => {
         settle();
@@ -114,8 +121,20 @@ export async function createTransport(options: TransportOptions): Promise<Transp
       request.on('error', fail);
       request.on('response', (response) => {
         responded = true;
+        // Too large is final: another try would be as large.
+        const tooLarge = (): void => {
+          settle();
+          reject(new MktError(`${url.host} sent a response over the ${MAX_BODY_BYTES / 1024 / 1024} MiB limit`));
+          request.destroy();
+        };
+        if (Number(headerValue(response.headers['content-length'])) > MAX_BODY_BYTES) return tooLarge();
         const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        response.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > MAX_BODY_BYTES) tooLarge();
+          else chunks.push(chunk);
+        });
         response.on('error', fail);
         response.on('end', () => {
           settle();
@@ -204,7 +223,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
       }
     },
     async close() {
-      agent.destroy();
+      route.close();
     },
   };
 }
@@ -246,6 +265,8 @@ const isTlsError = (code: string): boolean =>
 
 /** Node's connection errors as one line naming the cause and the host. */
 function toNetworkError(error: unknown, host: string, responded: boolean): NetworkError {
+  // A failure to reach the proxy names the proxy already (src/http/proxy.ts).
+  if (error instanceof NetworkError) return error;
   const code = errorCode(error) ?? 'UNKNOWN';
   const detail = error instanceof Error ? error.message : String(error);
   if (isTlsError(code)) {

@@ -26,13 +26,14 @@ export function tempConfigDir(): string {
 
 /**
  * This process's environment without what would change how mkt behaves (MKT_*, NO_COLOR,
- * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME), MKT_CONFIG_DIR a fresh directory unless
+ * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, the proxy variables in either case:
+ * http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR a fresh directory unless
  * `extra` names one, then `extra` on top (`undefined` removes a variable).
  */
 export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$)/.test(name)) continue;
+    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$)/.test(name) || /^(https?|all|no)_proxy$/i.test(name)) continue;
     env[name] = value;
   }
   if (!('MKT_CONFIG_DIR' in extra)) env.MKT_CONFIG_DIR = tempConfigDir();
