@@ -9,9 +9,14 @@ import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
 export interface WalkProgress {
   /** Pages fetched so far. */
   page: number;
+  /** Pages this walk fetches in all. */
   totalPages: number;
   /** Distinct records so far. */
   records: number;
+  /** What the first page said of the whole query: every matching record, on so many pages. */
+  service: { records: number; pages: number };
+  /** The page number the walk started at (0 unless --page-number). */
+  firstPage: number;
 }
 
 export interface WalkOptions {
@@ -107,9 +112,15 @@ export async function* walkResults(
       const record = page.data[index] as FeeScheduleResult;
       if (seen.add(record.id)) records.push(record);
     }
+    options.onPage?.({
+      page: pagesReceived,
+      totalPages: lastPage - firstPage + 1,
+      records: seen.size,
+      service: { records: first.total_records, pages: first.total_pages },
+      firstPage,
+    });
     if (records.length > 0) yield records;
     if (index < page.data.length) return; // --limit reached within the page
-    options.onPage?.({ page: pagesReceived, totalPages: lastPage - firstPage + 1, records: seen.size });
     if (pageNumber >= lastPage || seen.size >= limit) break;
   }
 

@@ -2,7 +2,7 @@ import { fstatSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Format } from '../formats.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
-import { walkResults } from '../api/walk.js';
+import { type WalkProgress, walkResults } from '../api/walk.js';
 import { createProgress } from '../io/progress.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
@@ -43,14 +43,14 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     now: deps.now,
   });
   const startedAt = deps.now();
-  let pages = 0;
+  let last: WalkProgress | undefined;
   const walk = walkResults(client, request.query, {
     all: request.all,
     limit: request.limit,
     allowDrift: request.allowDrift,
     warn: (message) => context.log.warn(message),
     onPage: (state) => {
-      pages = state.page;
+      last = state;
       progress.update(state);
     },
   });
@@ -66,13 +66,32 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
       },
       output,
     );
-    const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
-    const target = written.path ? ` to ${written.path}` : '';
-    progress.finish(`${written.records} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
+    // Where the user is, said on a terminal only: a script reads the data and the exit code.
+    const onTerminal = deps.stderr.isTTY === true && globals.quiet !== true;
+    if (written.records === 0) {
+      progress.clear();
+      if (onTerminal) context.log.info(`no results match${written.path ? `; ${written.path} holds none` : ''}`);
+    } else if (walking) {
+      const pages = last?.page ?? 0;
+      const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
+      const target = written.path ? ` to ${written.path}` : '';
+      progress.finish(`${count(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
+    } else if (onTerminal && last) {
+      context.log.info(whereYouAre(last, written.records));
+    }
   } catch (error) {
     progress.clear();
     throw error;
   }
+}
+
+const count = (value: number): string => value.toLocaleString('en-US');
+
+/** After one page: `page 1 of 50 · 20 of 1,000 records · --all for every page`. */
+function whereYouAre(walk: WalkProgress, written: number): string {
+  const { pages, records } = walk.service;
+  const more = pages > 1 ? ' · --all for every page' : '';
+  return `page ${count(walk.firstPage + 1)} of ${count(pages)} · ${count(written)} of ${count(records)} records${more}`;
 }
 
 /** The batches, then `done` once the last is taken. */

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js';
+import { nearestValue } from '../nearest.js';
 import type { Column, ColumnKind } from './exporter.js';
 import type { FlatRow } from './flatten.js';
 
@@ -13,7 +14,8 @@ export function validateColumns(select: readonly string[], columns: readonly Col
     const exact = columns.find((column) => column.name === name);
     const matches = exact ? [exact] : columns.filter((column) => column.name.startsWith(`${name}.`));
     if (matches.length === 0) {
-      throw new UsageError(`unknown column "${name}" in --columns`, {
+      const suggestion = nearestValue(name, columns.map((column) => column.name));
+      throw new UsageError(`unknown column "${name}" in --columns${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
         hint: `Available columns: ${columns.map((column) => column.name).join(', ')}.`,
       });
     }

@@ -129,7 +129,7 @@ describe('validateColumns', () => {
     try {
       validateColumns(['id', 'fee_amont'], FEE_SCHEDULE_RESULT_FIELDS);
     } catch (error) {
-      expect((error as UsageError).message).toBe('unknown column "fee_amont" in --columns');
+      expect((error as UsageError).message).toBe('unknown column "fee_amont" in --columns; did you mean fee_amount?');
       expect((error as UsageError).hint).toContain('fee_amount');
       expect((error as UsageError).hint).toContain('created_on');
     }
