@@ -6,7 +6,7 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results filters auth config completion sandbox) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges filters auth config completion sandbox) ;;
     auth) _mkt_words=(login status list logout) ;;
     config) _mkt_words=(get set unset list path) ;;
     *) _mkt_words=() ;;
@@ -20,6 +20,7 @@ _mkt_flags_of() {
     fees|rules|order-types) _mkt_words=(-f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     historical) _mkt_words=(--start-date --end-date -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    exchanges) _mkt_words=(--refresh -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     filters) _mkt_words=(-f --format -o --output --columns -q --quiet -v --verbose --no-color -h --help) ;;
     auth|config|completion) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;

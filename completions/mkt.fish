@@ -6,7 +6,7 @@
 function __mkt_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' fees rules order-types historical results filters auth config completion sandbox
+            printf '%s\n' fees rules order-types historical results exchanges filters auth config completion sandbox
         case auth
             printf '%s\n' login status list logout
         case config
@@ -114,6 +114,7 @@ complete -c mkt -n '__mkt_in \'\'' -a rules -d 'Show an exchange\'s rules: tradi
 complete -c mkt -n '__mkt_in \'\'' -a order-types -d 'Show the order types an exchange supports.'
 complete -c mkt -n '__mkt_in \'\'' -a historical -d 'Show an exchange\'s fee schedules over a period, or every one the service keeps when no date is given. The service does not document the shape of this answer: JSON passes it through unchanged, table and CSV flatten it as best they can.'
 complete -c mkt -n '__mkt_in \'\'' -a results -d 'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. One page by default; --all walks every page, --limit N stops after N records.'
+complete -c mkt -n '__mkt_in \'\'' -a exchanges -d 'List the exchanges your key reaches: identifiers, and names and record counts where the service gives them. Kept per profile for completion and did-you-mean; read again with --refresh.'
 complete -c mkt -n '__mkt_in \'\'' -a filters -d 'List the allowed values of every results filter (matched case-insensitively). Answered offline.'
 complete -c mkt -n '__mkt_in \'\'' -a auth -d 'Store, show and remove the API key of a profile. The key is never taken as an argument: it would show in ps and in shell history.'
 complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage the settings of a profile: base_url, format, timeout, retries. Flags and variables outrank them (mkt auth status shows what applies).'
@@ -129,21 +130,21 @@ complete -c mkt -n '__mkt_in config' -a unset -d 'Remove a setting from the prof
 complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored settings as name=value lines.'
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
 
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in historical results' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
 complete -c mkt -n '__mkt_in historical results' -l end-date -x -d 'end of the period (optional)'
 complete -c mkt -n '__mkt_in results' -l exchange-name -x -d 'exchange identifier, e.g. NYSE'
@@ -163,6 +164,7 @@ complete -c mkt -n '__mkt_in results' -l page-number -x -d 'page index, from 0 (
 complete -c mkt -n '__mkt_in results' -l all -d 'walk every page'
 complete -c mkt -n '__mkt_in results' -l limit -x -d 'stop after this many records, walking pages as needed'
 complete -c mkt -n '__mkt_in results' -l allow-drift -d 'accept a walk during which the results changed, with a warning'
+complete -c mkt -n '__mkt_in exchanges' -l refresh -d 'ask the service again instead of using the kept list'
 complete -c mkt -n '__mkt_in \'auth login\'' -l no-verify -d 'store the key without checking it against the service'
 complete -c mkt -n '__mkt_in \'auth status\'' -l check -d 'also check the key with one request: exit 3 when the service rejects it'
 complete -c mkt -n '__mkt_in sandbox' -l port -x -d 'port to listen on; 0 picks a free one'
