@@ -34,13 +34,23 @@ _mkt_flags_of() {
   esac
 }
 
-# What the value of flag $1 is; fails for a flag that takes no value.
+# What the value of flag $1 is in the command path $2; fails for a flag that takes no value.
 _mkt_value_of() {
+  _mkt_listing=''
   case $1 in
     -f|--format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
     -o|--output) _mkt_kind=files ;;
-    --columns|--base-url|--timeout|--retries|--max-rps|--start-date|--end-date|--exchange-name|--supplier-name|--page-size|--page-number|--limit|--port|--records|--seed|--rate|--latency) _mkt_kind=none ;;
-    --profile) _mkt_kind=profiles ;;
+    --columns) case $2 in
+        fees) _mkt_kind=list _mkt_words=(exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier_1.volume fee_schedule.tier_thresholds.tier_1.maker_rebate last_updated fee_schedule.tier_thresholds.tier_2.volume fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedule.tier_thresholds.tier_3.volume fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedule.tier_thresholds.tier_4.volume fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedule.tier_thresholds.tier_5.volume fee_schedule.tier_thresholds.tier_5.maker_rebate) ;;
+        rules) _mkt_kind=list _mkt_words=(exchange rules.trading_hours.pre_market rules.trading_hours.regular rules.trading_hours.after_hours rules.tick_size rules.lot_size rules.circuit_breakers.level_1 rules.circuit_breakers.level_2 rules.circuit_breakers.level_3 effective_date last_updated) ;;
+        order-types) _mkt_kind=list _mkt_words=(exchange order_types.type order_types.description order_types.supported last_updated) ;;
+        historical) _mkt_kind=list _mkt_words=(exchange start_date end_date fee_schedules.exchange fee_schedules.effective_date fee_schedules.fee_schedule.maker_fee fee_schedules.fee_schedule.taker_fee fee_schedules.fee_schedule.tier_thresholds.tier_1.volume fee_schedules.fee_schedule.tier_thresholds.tier_1.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_2.volume fee_schedules.fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedules.last_updated fee_schedules.fee_schedule.tier_thresholds.tier_3.volume fee_schedules.fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_4.volume fee_schedules.fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_5.volume fee_schedules.fee_schedule.tier_thresholds.tier_5.maker_rebate) ;;
+        results) _mkt_kind=list _mkt_words=(id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on) ;;
+        *) _mkt_kind=none ;;
+      esac ;;
+    --profile) _mkt_kind=choices _mkt_listing=__profiles ;;
+    --base-url|--timeout|--retries|--max-rps|--start-date|--end-date|--supplier-name|--page-size|--page-number|--limit|--port|--records|--seed|--rate|--latency) _mkt_kind=none ;;
+    --exchange-name) _mkt_kind=list _mkt_listing=__exchanges ;;
     --fee-type) _mkt_kind=list _mkt_words=(Option Equity) ;;
     --fee-category) _mkt_kind=list _mkt_words=('Fee And Rebates' 'Legal Regulatory Fees' 'Market Data Fees' 'Participant Fee' 'Port Fees And Other Services') ;;
     --fee-action) _mkt_kind=list _mkt_words=(Make Take Open Routed Other) ;;
@@ -54,10 +64,16 @@ _mkt_value_of() {
   esac
 }
 
-# What argument number $2 (from 0) of the command path $1 is.
+# What argument number $2 (from 0) of the command path $1 is; $3 is the argument before it.
 _mkt_argument_of() {
+  _mkt_listing=''
   case $1:$2 in
+    fees:0|rules:0|order-types:0|historical:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
     'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries) ;;
+    'config set:1') case $3 in
+        format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
+        *) _mkt_kind=none ;;
+      esac ;;
     completion:0) _mkt_kind=choices _mkt_words=(bash zsh fish) ;;
     *) _mkt_kind=none ;;
   esac
@@ -82,17 +98,17 @@ _mkt_offer() {
   done
 }
 
-# Completes a value whose kind _mkt_value_of or _mkt_argument_of has set.
+# Completes a value whose kind _mkt_value_of or _mkt_argument_of has set; the words of a listed
+# value come from mkt itself (mkt __exchanges), with the --profile of the command line.
 _mkt_complete_value() {
   local typed=$1 IFS=$'\n'
+  if [[ -n $_mkt_listing ]]; then
+    _mkt_words=($("${COMP_WORDS[0]}" $_mkt_listing "${_mkt_profile[@]}" 2>/dev/null))
+  fi
   case $_mkt_kind in
     files)
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -f -- "$typed"))
-      ;;
-    profiles)
-      _mkt_words=($("${COMP_WORDS[0]}" __profiles 2>/dev/null))
-      _mkt_offer "$typed"
       ;;
     choices | list) _mkt_offer "$typed" ;;
   esac
@@ -100,26 +116,30 @@ _mkt_complete_value() {
 
 _mkt() {
   local typed=$2 word=${COMP_WORDS[COMP_CWORD]} previous=${COMP_WORDS[COMP_CWORD - 1]}
-  local path='' flag='' position=0 i
-  local _mkt_kind=none _mkt_words=()
+  local path='' flag='' value='' argument='' position=0 i
+  local _mkt_kind=none _mkt_words=() _mkt_listing='' _mkt_profile=()
   COMPREPLY=()
 
-  # The command path and the number of arguments so far; flag values are skipped.
+  # The command path, the number of arguments so far and the last one; flag values are skipped.
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=${COMP_WORDS[i]}
     if [[ ${COMP_WORDS[i + 1]} == = ]]; then
-      i=$((i + 2)) # --flag=value, split at '=' by COMP_WORDBREAKS
+      value=${COMP_WORDS[i + 2]} # --flag=value, split at '=' by COMP_WORDBREAKS
+      i=$((i + 2))
     elif [[ $word == -* ]]; then
-      if _mkt_value_of "$word"; then i=$((i + 1)); fi
+      value=${COMP_WORDS[i + 1]}
+      if _mkt_value_of "$word" "$path"; then i=$((i + 1)); fi
     else
       _mkt_commands_of "$path"
       if [[ " ${_mkt_words[*]} " == *" $word "* ]]; then
         path=${path:+$path }$word
         position=0
       else
+        argument=$word
         position=$((position + 1))
       fi
     fi
+    if [[ $word == --profile ]] && ((i < COMP_CWORD)); then _mkt_profile=(--profile "$value"); fi
   done
 
   word=${COMP_WORDS[COMP_CWORD]}
@@ -130,7 +150,7 @@ _mkt() {
   elif [[ $previous == -* ]]; then
     flag=$previous
   fi
-  if [[ -n $flag ]] && _mkt_value_of "$flag"; then
+  if [[ -n $flag ]] && _mkt_value_of "$flag" "$path"; then
     _mkt_complete_value "$typed"
   elif [[ $word == -* ]]; then
     _mkt_flags_of "$path"
@@ -142,7 +162,7 @@ _mkt() {
       _mkt_kind=choices
       _mkt_offer "$typed"
     else
-      _mkt_argument_of "$path" "$position"
+      _mkt_argument_of "$path" "$position" "$argument"
       _mkt_complete_value "$typed"
     fi
   fi

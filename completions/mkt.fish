@@ -19,41 +19,86 @@ function __mkt_takes_value
     contains -- $argv[1] -f --format -o --output --columns --profile --base-url --timeout --retries --max-rps --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --port --records --seed --rate --latency
 end
 
-# The values of flag $argv[1], or of argument 'PATH:N', one per line. A list (a,b,…)
-# completes its last item, without the items it already has.
+# The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
+# what they are. A list (a,b,…) completes its last item, without the items it already has.
 function __mkt_values
     set -l values
     set -l list 0
+    set -l description ''
     switch $argv[1]
         case -f --format
             set values table json ndjson csv parquet
+            set description format
+        case fees:--columns
+            set values exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier_1.volume fee_schedule.tier_thresholds.tier_1.maker_rebate last_updated fee_schedule.tier_thresholds.tier_2.volume fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedule.tier_thresholds.tier_3.volume fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedule.tier_thresholds.tier_4.volume fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedule.tier_thresholds.tier_5.volume fee_schedule.tier_thresholds.tier_5.maker_rebate
+            set list 1
+            set description columns
+        case rules:--columns
+            set values exchange rules.trading_hours.pre_market rules.trading_hours.regular rules.trading_hours.after_hours rules.tick_size rules.lot_size rules.circuit_breakers.level_1 rules.circuit_breakers.level_2 rules.circuit_breakers.level_3 effective_date last_updated
+            set list 1
+            set description columns
+        case order-types:--columns
+            set values exchange order_types.type order_types.description order_types.supported last_updated
+            set list 1
+            set description columns
+        case historical:--columns
+            set values exchange start_date end_date fee_schedules.exchange fee_schedules.effective_date fee_schedules.fee_schedule.maker_fee fee_schedules.fee_schedule.taker_fee fee_schedules.fee_schedule.tier_thresholds.tier_1.volume fee_schedules.fee_schedule.tier_thresholds.tier_1.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_2.volume fee_schedules.fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedules.last_updated fee_schedules.fee_schedule.tier_thresholds.tier_3.volume fee_schedules.fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_4.volume fee_schedules.fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_5.volume fee_schedules.fee_schedule.tier_thresholds.tier_5.maker_rebate
+            set list 1
+            set description columns
+        case results:--columns
+            set values id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on
+            set list 1
+            set description columns
+        case --profile
+            set values (__mkt_listed __profiles)
+            set description profile
+        case --exchange-name
+            set values (__mkt_listed __exchanges)
+            set list 1
+            set description 'exchange name'
         case --fee-type
             set values Option Equity
             set list 1
+            set description 'fee type'
         case --fee-category
             set values 'Fee And Rebates' 'Legal Regulatory Fees' 'Market Data Fees' 'Participant Fee' 'Port Fees And Other Services'
             set list 1
+            set description 'fee category'
         case --fee-action
             set values Make Take Open Routed Other
             set list 1
+            set description 'fee action'
         case --fee-participant
             set values Customer Firm 'Broker Dealer' 'Market Maker' 'Away Market Maker' Professional Other All
             set list 1
+            set description 'fee participant'
         case --fee-symbol-classification
             set values ETF ETN Equity Index N/A All
             set list 1
+            set description 'fee symbol classification'
         case --fee-symbol-type
             set values Penny 'Non Penny' N/A Both
             set list 1
+            set description 'fee symbol type'
         case --fee-trade-type
             set values 'Index Options' 'Multiply Traded Options' 'Simple Order' 'Complex Order'
             set list 1
+            set description 'fee trade type'
         case --order-by
             set values created_on scraped_time supplier_name fee_type fee_category
+            set description 'order by'
         case --order-dir
             set values asc desc
+            set description 'order dir'
+        case fees:0 rules:0 order-types:0 historical:0
+            set values (__mkt_listed __exchanges)
         case 'config get:0' 'config set:0' 'config unset:0'
             set values base_url format timeout retries
+        case 'config set:1'
+            switch (__mkt_position)[3]
+                case format
+                    set values table json ndjson csv parquet
+            end
         case completion:0
             set values bash zsh fish
     end
@@ -62,16 +107,17 @@ function __mkt_values
         set prefix (commandline -ct | string replace -r -- '^--[^=]*=' '' | string replace -r -- '[^,]*$' '')
     end
     for value in $values
-        contains -- $value (string split , -- $prefix); or echo $prefix$value
+        contains -- $value (string split , -- $prefix); or echo -- $prefix$value\t$description
     end
 end
 
-# The command path of the command line, then how many arguments follow it.
+# The command path of the command line, then how many arguments follow it, and the last one.
 function __mkt_position
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l command_path ''
     set -l arguments 0
+    set -l last
     set -l skip 0
     for token in $tokens
         if test $skip = 1
@@ -85,10 +131,10 @@ function __mkt_position
             set arguments 0
         else
             set arguments (math $arguments + 1)
+            set last $token
         end
     end
-    echo $command_path
-    echo $arguments
+    printf '%s\n' $command_path $arguments $last
 end
 
 # Whether the command line is at one of the command paths given.
@@ -102,10 +148,23 @@ function __mkt_at_argument
     test "$position[1]" = "$argv[1]" -a "$position[2]" = "$argv[2]"
 end
 
-# The stored profiles, from the mkt being completed.
-function __mkt_profiles
-    set -l program (commandline -opc)[1]
-    $program __profiles 2>/dev/null
+# What a hidden command of the mkt being completed prints (__profiles, __exchanges), with the
+# --profile of the command line: the last, as mkt reads it.
+function __mkt_listed
+    set -l tokens (commandline -opc)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    set -l profile
+    set -l previous
+    for token in $tokens
+        if test "$previous" = --profile
+            set profile --profile $token
+        else if string match -q -- '--profile=*' $token
+            set profile --profile (string replace -- --profile= '' $token)
+        end
+        set previous $token
+    end
+    $program $argv[1] $profile 2>/dev/null
 end
 
 complete -c mkt -f
@@ -132,8 +191,13 @@ complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds 
 
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' exchanges filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in fees' -l columns -x -a '(__mkt_values fees:--columns)' -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in rules' -l columns -x -a '(__mkt_values rules:--columns)' -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in order-types' -l columns -x -a '(__mkt_values order-types:--columns)' -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in historical' -l columns -x -a '(__mkt_values historical:--columns)' -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in results' -l columns -x -a '(__mkt_values results:--columns)' -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
@@ -147,7 +211,7 @@ complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in historical results' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
 complete -c mkt -n '__mkt_in historical results' -l end-date -x -d 'end of the period (optional)'
-complete -c mkt -n '__mkt_in results' -l exchange-name -x -d 'exchange identifier, e.g. NYSE'
+complete -c mkt -n '__mkt_in results' -l exchange-name -x -a '(__mkt_values --exchange-name)' -d 'exchange identifier, e.g. NYSE'
 complete -c mkt -n '__mkt_in results' -l supplier-name -x -d 'exchange name, e.g. "New York Stock Exchange"'
 complete -c mkt -n '__mkt_in results' -l fee-type -x -a '(__mkt_values --fee-type)' -d 'one of: Option, Equity'
 complete -c mkt -n '__mkt_in results' -l fee-category -x -a '(__mkt_values --fee-category)' -d 'one of: Fee And Rebates, Legal Regulatory Fees, Market Data Fees, Participant Fee, Port Fees And Other Services'
@@ -175,7 +239,12 @@ complete -c mkt -n '__mkt_in sandbox' -l faults -d 'make the first try of about 
 complete -c mkt -n '__mkt_in sandbox' -l latency -x -d 'delay every response by so many milliseconds'
 complete -c mkt -n '__mkt_in sandbox' -l json -d 'print {"url","api_key","scoped_api_key"} as one JSON line when ready'
 
+complete -c mkt -n '__mkt_at_argument fees 0' -a '(__mkt_values fees:0)'
+complete -c mkt -n '__mkt_at_argument rules 0' -a '(__mkt_values rules:0)'
+complete -c mkt -n '__mkt_at_argument order-types 0' -a '(__mkt_values order-types:0)'
+complete -c mkt -n '__mkt_at_argument historical 0' -a '(__mkt_values historical:0)'
 complete -c mkt -n '__mkt_at_argument \'config get\' 0' -a '(__mkt_values \'config get:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 0' -a '(__mkt_values \'config set:0\')'
+complete -c mkt -n '__mkt_at_argument \'config set\' 1' -a '(__mkt_values \'config set:1\')'
 complete -c mkt -n '__mkt_at_argument \'config unset\' 0' -a '(__mkt_values \'config unset:0\')'
 complete -c mkt -n '__mkt_at_argument completion 0' -a '(__mkt_values completion:0)'

@@ -44,4 +44,23 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
       const names = storedProfileNames(configFiles(configDirectory(context.deps.env)));
       await writeOut(context.deps.stdout, names.map((name) => `${name}\n`).join(''));
     });
+
+  // For the completion scripts: the cached exchange identifiers of the profile (--profile, then
+  // MKT_PROFILE), one per line. No request: without a cache, or with a bad profile name, nothing.
+  program
+    .command('__exchanges', { hidden: true })
+    .action(async (_flags: unknown, self: Command) => {
+      const context = contextFor(self);
+      const { cacheDirectory } = await import('../config/paths.js');
+      const { readExchangeList } = await import('../config/exchange-cache.js');
+      const { resolveProfile } = await import('../config/resolve.js');
+      let ids: string[] = [];
+      try {
+        const { profile } = resolveProfile(context.globals.profile, context.deps.env);
+        ids = readExchangeList(cacheDirectory(context.deps.env), profile)?.exchanges.map((exchange) => exchange.id) ?? [];
+      } catch {
+        // A profile name mkt refuses: there is nothing to complete, and no place to say so.
+      }
+      await writeOut(context.deps.stdout, ids.map((id) => `${id}\n`).join(''));
+    });
 }

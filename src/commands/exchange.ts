@@ -43,6 +43,12 @@ const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
   },
 ];
 
+/** The resource each command that takes an `<exchange>` shows, by name: what its `--columns` can name. */
+export const EXCHANGE_COMMAND_RESOURCES: ReadonlyMap<string, ExchangeResource> = new Map([
+  ...EXCHANGE_COMMANDS.map((spec) => [spec.name, spec.resource] as const),
+  ['historical', 'historical'],
+]);
+
 export function registerExchangeCommands(program: Command, contextFor: ContextFor): void {
   for (const spec of EXCHANGE_COMMANDS) {
     const command = program

@@ -1,25 +1,47 @@
 import { allCommands, type CommandSpec } from './model.js';
-import { groupBy, optionNames, pathKey, positionalArguments, shellWord, valueOptions } from './shell-tables.js';
+import { groupBy, optionNames, pathKey, positionalArguments, shellWord, valueOptions, type ValueVariant } from './shell-tables.js';
 import type { ValueCompletion } from './value-sources.js';
 
 const words = (items: readonly string[]): string => items.map(shellWord).join(' ');
 const pattern = (items: readonly string[]): string => items.map(shellWord).join('|');
 
-/** `_mkt_kind=… _mkt_words=(…)`: how _mkt_complete_value completes one value source. */
+/**
+ * `_mkt_kind=… _mkt_words=(…)`: how _mkt_complete_value completes one value source. A value
+ * after an argument cases on that argument, which _mkt_argument_of has as $3.
+ */
 function valueAssignment(value: ValueCompletion): string {
   switch (value.kind) {
     case 'choices':
       return `_mkt_kind=${value.commaSeparated ? 'list' : 'choices'} _mkt_words=(${words(value.values)})`;
-    case 'profiles':
+    case 'listed':
+      return `_mkt_kind=${value.commaSeparated ? 'list' : 'choices'} _mkt_listing=${value.command}`;
     case 'files':
     case 'none':
       return `_mkt_kind=${value.kind}`;
+    case 'choicesAfter': {
+      const branches = Object.entries(value.choices).map(([previous, values]): [string[], string] => [
+        [previous],
+        valueAssignment({ kind: 'choices', values, commaSeparated: false }),
+      ]);
+      return caseStatement('$3', branches, '_mkt_kind=none', '      ');
+    }
   }
 }
 
-function caseStatement(subject: string, branches: [string[], string][], otherwise: string): string {
-  const lines = branches.map(([keys, body]) => `    ${pattern(keys)}) ${body} ;;`);
-  return `  case ${subject} in\n${lines.join('\n')}\n    *) ${otherwise} ;;\n  esac`;
+/** A case statement whose lines after the first are indented by `indent`, where it is written. */
+function caseStatement(subject: string, branches: [string[], string][], otherwise: string, indent = '  '): string {
+  const lines = branches.map(([keys, body]) => `${indent}  ${pattern(keys)}) ${body} ;;`);
+  return `case ${subject} in\n${lines.join('\n')}\n${indent}  *) ${otherwise} ;;\n${indent}esac`;
+}
+
+/** The assignment for a flag: its one value, or a case on the command path ($2) when it has several. */
+function flagAssignment(variants: readonly ValueVariant[]): string {
+  const [only] = variants;
+  if (variants.length === 1 && only) return valueAssignment(only.value);
+  const branches = variants
+    .filter(({ value }) => value.kind !== 'none')
+    .map(({ value, paths }): [string[], string] => [paths, valueAssignment(value)]);
+  return caseStatement('$2', branches, '_mkt_kind=none', '      ');
 }
 
 function tables(program: CommandSpec): string {
@@ -36,7 +58,7 @@ function tables(program: CommandSpec): string {
     [...flagLists].map(([list, group]) => [group.map(pathKey), `_mkt_words=(${list})`]),
     '_mkt_words=()',
   );
-  const byValue = groupBy([...valueOptions(program)], ([, { value }]) => valueAssignment(value));
+  const byValue = groupBy([...valueOptions(program)], ([, { variants }]) => flagAssignment(variants));
   const values = caseStatement('$1', [...byValue].map(([assignment, group]) => [group.map(([name]) => name), assignment]), 'return 1');
   const argumentValues = positionalArguments(program)
     .filter(({ value }) => value.kind !== 'none')
@@ -49,22 +71,24 @@ function tables(program: CommandSpec): string {
 
   return `# The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
-${subcommands}
+  ${subcommands}
 }
 
 # The flags the command path $1 takes.
 _mkt_flags_of() {
-${flags}
+  ${flags}
 }
 
-# What the value of flag $1 is; fails for a flag that takes no value.
+# What the value of flag $1 is in the command path $2; fails for a flag that takes no value.
 _mkt_value_of() {
-${values}
+  _mkt_listing=''
+  ${values}
 }
 
-# What argument number $2 (from 0) of the command path $1 is.
+# What argument number $2 (from 0) of the command path $1 is; $3 is the argument before it.
 _mkt_argument_of() {
-${argumentsCase}
+  _mkt_listing=''
+  ${argumentsCase}
 }`;
 }
 
@@ -89,17 +113,17 @@ _mkt_offer() {
   done
 }
 
-# Completes a value whose kind _mkt_value_of or _mkt_argument_of has set.
+# Completes a value whose kind _mkt_value_of or _mkt_argument_of has set; the words of a listed
+# value come from mkt itself (mkt __exchanges), with the --profile of the command line.
 _mkt_complete_value() {
   local typed=$1 IFS=$'\\n'
+  if [[ -n $_mkt_listing ]]; then
+    _mkt_words=($("\${COMP_WORDS[0]}" $_mkt_listing "\${_mkt_profile[@]}" 2>/dev/null))
+  fi
   case $_mkt_kind in
     files)
       compopt -o filenames 2>/dev/null
       COMPREPLY=($(compgen -f -- "$typed"))
-      ;;
-    profiles)
-      _mkt_words=($("\${COMP_WORDS[0]}" __profiles 2>/dev/null))
-      _mkt_offer "$typed"
       ;;
     choices | list) _mkt_offer "$typed" ;;
   esac
@@ -107,26 +131,30 @@ _mkt_complete_value() {
 
 _mkt() {
   local typed=$2 word=\${COMP_WORDS[COMP_CWORD]} previous=\${COMP_WORDS[COMP_CWORD - 1]}
-  local path='' flag='' position=0 i
-  local _mkt_kind=none _mkt_words=()
+  local path='' flag='' value='' argument='' position=0 i
+  local _mkt_kind=none _mkt_words=() _mkt_listing='' _mkt_profile=()
   COMPREPLY=()
 
-  # The command path and the number of arguments so far; flag values are skipped.
+  # The command path, the number of arguments so far and the last one; flag values are skipped.
   for ((i = 1; i < COMP_CWORD; i++)); do
     word=\${COMP_WORDS[i]}
     if [[ \${COMP_WORDS[i + 1]} == = ]]; then
-      i=$((i + 2)) # --flag=value, split at '=' by COMP_WORDBREAKS
+      value=\${COMP_WORDS[i + 2]} # --flag=value, split at '=' by COMP_WORDBREAKS
+      i=$((i + 2))
     elif [[ $word == -* ]]; then
-      if _mkt_value_of "$word"; then i=$((i + 1)); fi
+      value=\${COMP_WORDS[i + 1]}
+      if _mkt_value_of "$word" "$path"; then i=$((i + 1)); fi
     else
       _mkt_commands_of "$path"
       if [[ " \${_mkt_words[*]} " == *" $word "* ]]; then
         path=\${path:+$path }$word
         position=0
       else
+        argument=$word
         position=$((position + 1))
       fi
     fi
+    if [[ $word == --profile ]] && ((i < COMP_CWORD)); then _mkt_profile=(--profile "$value"); fi
   done
 
   word=\${COMP_WORDS[COMP_CWORD]}
@@ -137,7 +165,7 @@ _mkt() {
   elif [[ $previous == -* ]]; then
     flag=$previous
   fi
-  if [[ -n $flag ]] && _mkt_value_of "$flag"; then
+  if [[ -n $flag ]] && _mkt_value_of "$flag" "$path"; then
     _mkt_complete_value "$typed"
   elif [[ $word == -* ]]; then
     _mkt_flags_of "$path"
@@ -149,7 +177,7 @@ _mkt() {
       _mkt_kind=choices
       _mkt_offer "$typed"
     else
-      _mkt_argument_of "$path" "$position"
+      _mkt_argument_of "$path" "$position" "$argument"
       _mkt_complete_value "$typed"
     fi
   fi

@@ -1,5 +1,5 @@
 import { allCommands, type CommandSpec, type OptionSpec } from './model.js';
-import { fishWord, groupBy, optionNames, pathKey, positionalArguments, valueOptions } from './shell-tables.js';
+import { fishWord, groupBy, optionNames, pathKey, positionalArguments, valueOptions, type ValueVariant } from './shell-tables.js';
 import type { ValueCompletion } from './value-sources.js';
 
 const words = (items: readonly string[]): string => items.map(fishWord).join(' ');
@@ -16,30 +16,56 @@ ${branches.join('\n')}
 end`;
 }
 
-/** `set values …` (and the list prefix) for one value source, in __mkt_values. */
-function valueBody(value: ValueCompletion): string | undefined {
-  if (value.kind !== 'choices') return undefined;
-  const list = value.commaSeparated ? '\n            set list 1' : '';
-  return `            set values ${words(value.values)}${list}`;
+/**
+ * `set values …` (and the list prefix) for one value source, in __mkt_values; `label` is what
+ * fish shows beside each value: the flag's name, never the list of values again.
+ */
+function valueBody(value: ValueCompletion, label: string): string | undefined {
+  const list = 'commaSeparated' in value && value.commaSeparated ? '\n            set list 1' : '';
+  const description = label === '' ? '' : `\n            set description ${fishWord(label)}`;
+  switch (value.kind) {
+    case 'choices':
+      return `            set values ${words(value.values)}${list}${description}`;
+    case 'listed':
+      return `            set values (__mkt_listed ${value.command})${list}${description}`;
+    case 'choicesAfter': {
+      const branches = Object.entries(value.choices).map(([previous, values]) => `                case ${fishWord(previous)}\n                    set values ${words(values)}`);
+      return `            switch (__mkt_position)[3]\n${branches.join('\n')}\n            end${description}`;
+    }
+    case 'files':
+    case 'none':
+      return undefined;
+  }
+}
+
+/** What fish shows beside an option's values: `--fee-type` → `fee type`. */
+const valueLabel = (option: OptionSpec): string => (option.long ?? option.short ?? '').replace(/^-+/, '').replaceAll('-', ' ');
+
+/** The key __mkt_values finds a flag's values by: the flag, or `PATH:FLAG` where they differ by command. */
+function flagKey(name: string, variants: readonly ValueVariant[], variant: ValueVariant): string {
+  return variants.length > 1 ? `${variant.paths[0]}:${name}` : name;
 }
 
 function valuesFunction(program: CommandSpec): string {
-  const flagBranches = [...valueOptions(program)].flatMap(([name, { value }]) => {
-    const body = valueBody(value);
-    return body === undefined ? [] : [{ key: name, body }];
-  });
+  const flagBranches = [...valueOptions(program)].flatMap(([name, { option, variants }]) =>
+    variants.flatMap((variant) => {
+      const body = valueBody(variant.value, valueLabel(option));
+      return body === undefined ? [] : [{ key: flagKey(name, variants, variant), body }];
+    }),
+  );
   const argumentBranches = positionalArguments(program).flatMap(({ key, value }) => {
-    const body = valueBody(value);
+    const body = valueBody(value, '');
     return body === undefined ? [] : [{ key, body }];
   });
   const branches = [...groupBy([...flagBranches, ...argumentBranches], (branch) => branch.body)].map(
     ([body, group]) => `        case ${words(group.map((branch) => branch.key))}\n${body}`,
   );
-  return `# The values of flag $argv[1], or of argument 'PATH:N', one per line. A list (a,b,…)
-# completes its last item, without the items it already has.
+  return `# The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
+# what they are. A list (a,b,…) completes its last item, without the items it already has.
 function __mkt_values
     set -l values
     set -l list 0
+    set -l description ''
     switch $argv[1]
 ${branches.join('\n')}
     end
@@ -48,7 +74,7 @@ ${branches.join('\n')}
         set prefix (commandline -ct | string replace -r -- '^--[^=]*=' '' | string replace -r -- '[^,]*$' '')
     end
     for value in $values
-        contains -- $value (string split , -- $prefix); or echo $prefix$value
+        contains -- $value (string split , -- $prefix); or echo -- $prefix$value\\t$description
     end
 end`;
 }
@@ -60,12 +86,13 @@ function __mkt_takes_value
 end`;
 }
 
-const POSITION = `# The command path of the command line, then how many arguments follow it.
+const POSITION = `# The command path of the command line, then how many arguments follow it, and the last one.
 function __mkt_position
     set -l tokens (commandline -opc)
     set -e tokens[1]
     set -l command_path ''
     set -l arguments 0
+    set -l last
     set -l skip 0
     for token in $tokens
         if test $skip = 1
@@ -79,10 +106,10 @@ function __mkt_position
             set arguments 0
         else
             set arguments (math $arguments + 1)
+            set last $token
         end
     end
-    echo $command_path
-    echo $arguments
+    printf '%s\\n' $command_path $arguments $last
 end
 
 # Whether the command line is at one of the command paths given.
@@ -96,22 +123,34 @@ function __mkt_at_argument
     test "$position[1]" = "$argv[1]" -a "$position[2]" = "$argv[2]"
 end
 
-# The stored profiles, from the mkt being completed.
-function __mkt_profiles
-    set -l program (commandline -opc)[1]
-    $program __profiles 2>/dev/null
+# What a hidden command of the mkt being completed prints (__profiles, __exchanges), with the
+# --profile of the command line: the last, as mkt reads it.
+function __mkt_listed
+    set -l tokens (commandline -opc)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    set -l profile
+    set -l previous
+    for token in $tokens
+        if test "$previous" = --profile
+            set profile --profile $token
+        else if string match -q -- '--profile=*' $token
+            set profile --profile (string replace -- --profile= '' $token)
+        end
+        set previous $token
+    end
+    $program $argv[1] $profile 2>/dev/null
 end`;
 
 const valuesCall = (key: string): string => ` -a ${fishWord(`(__mkt_values ${fishWord(key)})`)}`;
 
-/** What follows an option that takes a value: -x for no files, -r -F for files. */
-function optionValueArguments(option: OptionSpec): string {
-  const key = option.long ?? option.short ?? '';
-  switch (option.value.kind) {
+/** What follows an option that takes a value (its values found by `key`): -x for no files, -r -F for files. */
+function optionValueArguments(value: ValueCompletion, key: string): string {
+  switch (value.kind) {
     case 'choices':
+    case 'listed':
+    case 'choicesAfter':
       return ` -x${valuesCall(key)}`;
-    case 'profiles':
-      return " -x -a '(__mkt_profiles)'";
     case 'files':
       return ' -r -F';
     case 'none':
@@ -119,9 +158,9 @@ function optionValueArguments(option: OptionSpec): string {
   }
 }
 
-function optionLine(option: OptionSpec, paths: readonly string[]): string {
+function optionLine(option: OptionSpec, paths: readonly string[], key: string): string {
   const names = [option.short ? ` -s ${option.short.slice(1)}` : '', option.long ? ` -l ${option.long.slice(2)}` : ''].join('');
-  const value = option.takesValue ? optionValueArguments(option) : '';
+  const value = option.takesValue ? optionValueArguments(option.value, key) : '';
   return `complete -c mkt -n ${fishWord(`__mkt_in ${words(paths)}`)}${names}${value} -d ${fishWord(option.summary)}`;
 }
 
@@ -132,18 +171,21 @@ function completeLines(program: CommandSpec): string {
       (sub) => `complete -c mkt -n ${fishWord(`__mkt_in ${fishWord(pathKey(command))}`)} -a ${fishWord(sub.path.at(-1) as string)} -d ${fishWord(sub.summary)}`,
     ),
   );
-  // One line per option, for every command that takes it.
-  const uses = new Map<string, { option: OptionSpec; paths: string[] }>();
-  for (const command of commands) {
-    for (const option of command.options) {
-      const use = uses.get(option.flags) ?? { option, paths: [] };
-      use.paths.push(pathKey(command));
-      uses.set(option.flags, use);
-    }
-  }
-  const optionLines = [...uses.values()].map(({ option, paths }) => optionLine(option, paths));
+  // One line per option and value, for every command that takes it so.
+  const values = valueOptions(program);
+  const uses = commands.flatMap((command) => command.options.map((option) => ({ path: pathKey(command), option })));
+  const optionLines = [...groupBy(uses, ({ option }) => option.flags).values()].flatMap((sameFlags) =>
+    [...groupBy(sameFlags, ({ option }) => JSON.stringify(option.value)).values()].map((sameValue) => {
+      const { option } = sameValue[0] as { option: OptionSpec };
+      const name = option.long ?? option.short ?? '';
+      const variants = values.get(name)?.variants ?? [];
+      const variant = variants.find((candidate) => JSON.stringify(candidate.value) === JSON.stringify(option.value));
+      const key = variant ? flagKey(name, variants, variant) : name;
+      return optionLine(option, sameValue.map(({ path }) => path), key);
+    }),
+  );
   const argumentLines = positionalArguments(program)
-    .filter(({ value }) => value.kind === 'choices')
+    .filter(({ value }) => value.kind !== 'none' && value.kind !== 'files')
     .map(({ command, index, key }) => `complete -c mkt -n ${fishWord(`__mkt_at_argument ${fishWord(pathKey(command))} ${index}`)}${valuesCall(key)}`);
   return [...subcommandLines, '', ...optionLines, '', ...argumentLines].join('\n');
 }

@@ -22,6 +22,7 @@ export interface OptionSpec {
   /** An option of the program that this command reads (`--profile` under `results`). */
   global: boolean;
   takesValue: boolean;
+  /** What this command takes for it: `--columns` names each command's own fields. */
   value: ValueCompletion;
 }
 
@@ -51,7 +52,7 @@ export interface CommandSpec {
 
 const heading = (text: string | undefined, fallback: string): string => (text || fallback).replace(/:$/, '');
 
-function optionSpec(option: Option, help: Help, command: Command): OptionSpec {
+function optionSpec(option: Option, help: Help, command: Command, path: readonly string[]): OptionSpec {
   return {
     ...(option.short ? { short: option.short } : {}),
     ...(option.long ? { long: option.long } : {}),
@@ -61,7 +62,7 @@ function optionSpec(option: Option, help: Help, command: Command): OptionSpec {
     group: heading(option.helpGroupHeading, 'Options'),
     global: command.parent !== null && !command.options.includes(option) && option.long !== '--help',
     takesValue: option.required || option.optional,
-    value: optionValues(option),
+    value: optionValues(option, path),
   };
 }
 
@@ -73,7 +74,7 @@ export function describeCommand(command: Command, path: readonly string[] = []):
     usage: help.commandUsage(command),
     description: help.commandDescription(command),
     summary: help.subcommandDescription(command),
-    options: help.visibleOptions(command).map((option) => optionSpec(option, help, command)),
+    options: help.visibleOptions(command).map((option) => optionSpec(option, help, command, path)),
     arguments: help.visibleArguments(command).map((argument) => ({
       name: argument.name(),
       description: argument.description,

@@ -27,22 +27,35 @@ export function positionalArguments(program: CommandSpec): { command: CommandSpe
   );
 }
 
+/** What an option's value is in some commands, and which (their paths as `pathKey` gives them). */
+export interface ValueVariant {
+  value: ValueCompletion;
+  paths: string[];
+}
+
 /**
- * Every option that takes a value, by name, with what to complete for it. The scripts look a
- * flag up without regard to the command, so a flag must mean the same thing everywhere.
+ * Every option that takes a value, by name, with what to complete for it in each command. The
+ * scripts skip a flag's value without regard to the command, so whether a flag takes a value
+ * must be the same everywhere; what the value is may differ (`--columns` names each command's
+ * fields), so it comes in variants, in the order of the commands.
  */
-export function valueOptions(program: CommandSpec): Map<string, { option: OptionSpec; value: ValueCompletion }> {
-  const byName = new Map<string, { option: OptionSpec; value: ValueCompletion }>();
-  const seen = new Map<string, string>();
+export function valueOptions(program: CommandSpec): Map<string, { option: OptionSpec; variants: ValueVariant[] }> {
+  const byName = new Map<string, { option: OptionSpec; variants: ValueVariant[] }>();
+  const takesValue = new Map<string, boolean>();
   for (const command of allCommands(program)) {
     for (const option of command.options) {
-      const meaning = JSON.stringify([option.takesValue, option.value]);
       for (const name of optionNames(option)) {
-        if (seen.has(name) && seen.get(name) !== meaning) {
+        if (takesValue.has(name) && takesValue.get(name) !== option.takesValue) {
           throw new Error(`${name} takes a value in one command and not in another: the completions cannot tell them apart`);
         }
-        seen.set(name, meaning);
-        if (option.takesValue) byName.set(name, { option, value: option.value });
+        takesValue.set(name, option.takesValue);
+        if (!option.takesValue) continue;
+        const entry = byName.get(name) ?? { option, variants: [] };
+        byName.set(name, entry);
+        const meaning = JSON.stringify(option.value);
+        const variant = entry.variants.find((candidate) => JSON.stringify(candidate.value) === meaning);
+        if (variant) variant.paths.push(pathKey(command));
+        else entry.variants.push({ value: option.value, paths: [pathKey(command)] });
       }
     }
   }

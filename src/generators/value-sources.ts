@@ -1,40 +1,72 @@
 import type { Argument, Option } from 'commander';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
+import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
+import { FORMATS } from '../formats.js';
+import { exchangeColumns } from './exchange-columns.js';
+
+/** The hidden commands that print, one per line, what is only known when completing. */
+export type ListingCommand = '__profiles' | '__exchanges';
 
 /** What a shell may offer for an option's value or an argument. */
 export type ValueCompletion =
-  /** Free text (an exchange, a date, a number): nothing to offer. */
+  /** Free text (a date, a number): nothing to offer. */
   | { kind: 'none' }
   /** A fixed set. `commaSeparated`: the flag also takes `a,b,…`, so each item is completed. */
   | { kind: 'choices'; values: readonly string[]; commaSeparated: boolean }
-  /** The stored profiles, read when completing (`mkt __profiles`). */
-  | { kind: 'profiles' }
-  | { kind: 'files' };
+  /** Read when completing, from a hidden command: the stored profiles, the cached exchange list. */
+  | { kind: 'listed'; command: ListingCommand; commaSeparated: boolean }
+  | { kind: 'files' }
+  /** Choices that depend on the argument before (`config set format <TAB>`); nothing for the others. */
+  | { kind: 'choicesAfter'; choices: Readonly<Record<string, readonly string[]>> };
 
 const NONE: ValueCompletion = { kind: 'none' };
 const choices = (values: readonly string[], commaSeparated = false): ValueCompletion => ({ kind: 'choices', values, commaSeparated });
+const listed = (command: ListingCommand, commaSeparated = false): ValueCompletion => ({ kind: 'listed', command, commaSeparated });
 
 /** The results filters that take a fixed set of values, by flag (src/api/filters.ts). */
 const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map(
   FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [flagOf(name), choices(values, repeatable)]),
 );
 
-/** What to complete after an option; `none` for flags that take no value. */
-export function optionValues(option: Option): ValueCompletion {
+/** The fields `--columns` names, by command: what each one outputs (docs/formats.md). */
+function columnValues(commandPath: readonly string[]): ValueCompletion {
+  const name = commandPath.join(' ');
+  if (name === 'results') return choices(FEE_SCHEDULE_RESULT_FIELD_NAMES, true);
+  const resource = EXCHANGE_COMMAND_RESOURCES.get(name);
+  return resource ? choices(exchangeColumns(resource), true) : NONE;
+}
+
+/** What to complete after an option of the command at `commandPath`; `none` for flags that take no value. */
+export function optionValues(option: Option, commandPath: readonly string[]): ValueCompletion {
   if (!option.required && !option.optional) return NONE;
   if (option.argChoices) return choices(option.argChoices);
-  if (option.long === '--profile') return { kind: 'profiles' };
-  if (option.long === '--output') return { kind: 'files' };
+  switch (option.long) {
+    case '--profile':
+      return listed('__profiles');
+    case '--exchange-name':
+      return listed('__exchanges', true);
+    case '--output':
+      return { kind: 'files' };
+    case '--columns':
+      return columnValues(commandPath);
+  }
   return (option.long && FILTER_VALUES.get(option.long)) || NONE;
 }
 
 /** Commands whose `<name>` argument is a setting name (src/config/settings.ts). */
 const SETTING_COMMANDS = new Set(['config get', 'config set', 'config unset']);
 
+/** The settings that take one of a fixed set of values; the others take free text. */
+const SETTING_CHOICES: Readonly<Record<string, readonly string[]>> = { format: FORMATS };
+
 /** What to complete for a command's positional argument. */
 export function argumentValues(commandPath: readonly string[], argument: Argument): ValueCompletion {
   if (argument.argChoices) return choices(argument.argChoices);
-  if (argument.name() === 'name' && SETTING_COMMANDS.has(commandPath.join(' '))) return choices(SETTING_NAMES);
+  if (argument.name() === 'exchange') return listed('__exchanges');
+  const path = commandPath.join(' ');
+  if (argument.name() === 'name' && SETTING_COMMANDS.has(path)) return choices(SETTING_NAMES);
+  if (argument.name() === 'value' && path === 'config set') return { kind: 'choicesAfter', choices: SETTING_CHOICES };
   return NONE;
 }

@@ -1,5 +1,5 @@
 import { allCommands, type ArgumentSpec, type CommandSpec, type OptionSpec } from './model.js';
-import { optionNames, shellWord } from './shell-tables.js';
+import { groupBy, optionNames, shellWord } from './shell-tables.js';
 import type { ValueCompletion } from './value-sources.js';
 
 /** A word inside an `_arguments` action, which zsh splits and evaluates: escape by backslash. */
@@ -12,18 +12,24 @@ const describeEntry = (name: string, description: string): string => `${name.rep
 const functionName = (command: CommandSpec): string =>
   ['_mkt_command', ...command.path].join('_').replace(/[^\w]/g, '_');
 
-function action(value: ValueCompletion): string {
+/** The `_arguments` action of a value; `index` is an argument's position, from 0. */
+function action(value: ValueCompletion, index = 0): string {
   switch (value.kind) {
     case 'choices': {
       const words = value.values.map(actionWord).join(' ');
       return value.commaSeparated ? `_mkt_list ${words}` : `(${words})`;
     }
-    case 'profiles':
-      return '_mkt_profiles';
+    case 'listed':
+      return `${value.commaSeparated ? '_sequence -s , ' : ''}_mkt_listed ${value.command}`;
     case 'files':
       return '_files';
     case 'none':
       return ' ';
+    case 'choicesAfter': {
+      // _arguments has the arguments before in $line, from 1.
+      const branches = Object.entries(value.choices).map(([previous, values]) => `(${actionWord(previous)}) compadd - ${values.map(actionWord).join(' ')} ;;`);
+      return `{case $line[${index}] in ${branches.join(' ')} esac}`;
+    }
   }
 }
 
@@ -42,31 +48,52 @@ function optionSpecs(option: OptionSpec): string[] {
   return names.map((name) => shellWord(`${prefix}${name}${valueMark(name)}${tail}`));
 }
 
-/** The array that holds an option's specs: each option is written once, used by many commands. */
-const specsArray = (option: OptionSpec): string => `_mkt_option_${(option.long ?? option.short ?? '').replace(/^-+/, '').replace(/\W/g, '_')}`;
+/**
+ * The arrays that hold the options' specs, each written once and used by every command whose
+ * option has that value: `_mkt_option_format`, and `_mkt_option_columns_results` where the value
+ * differs by command. By option, as each command lists it.
+ */
+function specsArrays(program: CommandSpec): Map<OptionSpec, string> {
+  const names = new Map<OptionSpec, string>();
+  const uses = allCommands(program).flatMap((command) => command.options.map((option) => ({ command, option })));
+  const byOption = groupBy(uses, ({ option }) => option.flags);
+  for (const group of byOption.values()) {
+    const first = group[0]?.option as OptionSpec;
+    const base = `_mkt_option_${(first.long ?? first.short ?? '').replace(/^-+/, '').replace(/\W/g, '_')}`;
+    const byValue = [...groupBy(group, ({ option }) => JSON.stringify(option.value)).values()];
+    for (const variant of byValue) {
+      const path = byValue.length > 1 ? (variant[0]?.command.path ?? []) : [];
+      const name = [base, ...path].join('_').replace(/\W/g, '_');
+      for (const { option } of variant) names.set(option, name);
+    }
+  }
+  return names;
+}
 
-function optionArrays(program: CommandSpec): string {
-  const options = new Map(allCommands(program).flatMap((command) => command.options.map((option) => [specsArray(option), option] as const)));
+function optionArrays(arrays: ReadonlyMap<OptionSpec, string>): string {
+  const options = new Map([...arrays].map(([option, name]) => [name, option]));
   return [...options].map(([name, option]) => `${name}=(\n  ${optionSpecs(option).join('\n  ')}\n)`).join('\n');
 }
 
 function argumentSpec(argument: ArgumentSpec, index: number): string {
-  return shellWord(`${index + 1}:${argument.required ? '' : ':'}${argument.name}:${action(argument.value)}`);
+  return shellWord(`${index + 1}:${argument.required ? '' : ':'}${argument.name}:${action(argument.value, index)}`);
 }
 
-function commandFunction(command: CommandSpec): string {
-  const specs = command.options.map((option) => `$${specsArray(option)}`);
+function commandFunction(command: CommandSpec, arrays: ReadonlyMap<OptionSpec, string>): string {
+  const specs = command.options.map((option) => `$${arrays.get(option)}`);
   const name = functionName(command);
   if (command.subcommands.length === 0) {
     specs.push(...command.arguments.map(argumentSpec));
     return `${name}() {\n  _arguments -s -S \\\n    ${specs.join(' \\\n    ')}\n}`;
   }
+  // (-): once the subcommand is typed, the words after it are its own, even a flag of the
+  // program's that it completes its own way (--columns).
   const entries = command.subcommands.map((sub) => shellWord(describeEntry(sub.path.at(-1) as string, sub.summary)));
   const branches = command.subcommands.map((sub) => `      ${shellWord(sub.path.at(-1) as string)}) ${functionName(sub)} && ret=0 ;;`);
   return `${name}() {
   local curcontext=$curcontext state line ret=1
   _arguments -s -S -C \\
-    ${[...specs, "'1: :->command'", "'*:: :->argument'"].join(' \\\n    ')} && ret=0
+    ${[...specs, "'(-)1: :->command'", "'(-)*:: :->argument'"].join(' \\\n    ')} && ret=0
   case $state in
     command)
       local -a commands=(
@@ -90,16 +117,21 @@ _mkt_list() {
   _sequence -s , compadd - "$@"
 }
 
-# The stored profiles, from the mkt being completed.
-_mkt_profiles() {
-  local -a profiles
-  profiles=(\${(f)"$(_call_program profiles \${(q)_mkt_program} __profiles 2>/dev/null)"})
-  _wanted profiles expl profile compadd -a profiles
+# What a hidden command of the mkt being completed prints, one per line, with the --profile of
+# the command line. The arguments are that command (__profiles, __exchanges) and compadd's options,
+# which _arguments and _sequence insert before it or after it.
+_mkt_listed() {
+  local listing=\${argv[(r)__*]} expl
+  local tag=\${listing#__}
+  local -a items
+  items=(\${(f)"$(_call_program $tag \${(q)_mkt_program} $listing \${(q)_mkt_profile} 2>/dev/null)"})
+  _wanted $tag expl \${tag%s} compadd "\${(@)argv:#$listing}" -a items
 }`;
 
 /** The zsh completion script: a `_mkt` function file for $fpath, or to `source` after compinit. */
 export function zshScript(program: CommandSpec): string {
-  const functions = allCommands(program).map(commandFunction);
+  const arrays = specsArrays(program);
+  const functions = allCommands(program).map((command) => commandFunction(command, arrays));
   return `#compdef mkt
 # zsh completion for mkt.
 # Generated by \`mkt completion zsh\` from mkt's own definition of its commands: do not edit.
@@ -109,12 +141,19 @@ export function zshScript(program: CommandSpec): string {
 ${HELPERS}
 
 # The _arguments specs of each option, one per spelling.
-${optionArrays(program)}
+${optionArrays(arrays)}
 
 ${functions.join('\n\n')}
 
+# The mkt being completed, and the --profile of its command line (the last, as mkt reads it).
 _mkt() {
-  local _mkt_program=$words[1]
+  local _mkt_program=$words[1] flag_at=\${words[(I)--profile(|=*)]}
+  local -a _mkt_profile
+  if [[ $words[flag_at] == --profile=* ]] && (( flag_at < CURRENT )); then
+    _mkt_profile=(--profile \${(Q)words[flag_at]#--profile=})
+  elif (( flag_at > 0 && flag_at + 1 < CURRENT )); then
+    _mkt_profile=(--profile \${(Q)words[flag_at + 1]})
+  fi
   ${functionName(program)} "$@"
 }
 

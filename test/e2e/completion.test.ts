@@ -5,6 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
+import { writeExchangeList } from '../../src/config/exchange-cache.js';
+import { SETTING_NAMES } from '../../src/config/settings.js';
+import { FORMATS } from '../../src/formats.js';
+import { useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { MKT_BIN, spawnMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -29,8 +33,17 @@ function installed(command: string): boolean {
 const HAS = { bash: installed('bash'), zsh: installed('zsh'), fish: installed('fish'), script: installed('script') };
 const missing = (shell: string): string => (HAS[shell as keyof typeof HAS] ? '' : ` (SKIPPED: ${shell} is not installed)`);
 
-/** A directory with an `mkt` on PATH that runs this checkout, and a config dir with profiles. */
-function userSetup(): { env: NodeJS.ProcessEnv; configDir: string } {
+/** A cache of exchange lists as `mkt exchanges` leaves it: NYSE, NASDAQ and IEX; CBOE for profile prod. */
+function exchangeCache(): string {
+  const cacheDir = tempDir('mkt-cache-');
+  const list = (ids: string[]) => ({ source: 'service' as const, fetchedAt: '2026-01-01T00:00:00Z', exchanges: ids.map((id) => ({ id, name: null })) });
+  writeExchangeList(cacheDir, 'default', list(['NYSE', 'NASDAQ', 'IEX']));
+  writeExchangeList(cacheDir, 'prod', list(['CBOE']));
+  return cacheDir;
+}
+
+/** A directory with an `mkt` on PATH that runs this checkout, a config dir with profiles, and a cache. */
+function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: string } {
   const home = tempDir('mkt-completion-');
   const bin = join(home, 'bin');
   mkdirSync(bin);
@@ -40,16 +53,22 @@ function userSetup(): { env: NodeJS.ProcessEnv; configDir: string } {
   mkdirSync(configDir);
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { dev: { base_url: 'http://127.0.0.1:1' }, prod: {} } }));
   writeFileSync(join(configDir, 'credentials.json'), JSON.stringify({ profiles: { ci: { api_key: 'k'.repeat(20) } } }));
-  const env: NodeJS.ProcessEnv = { PATH: `${bin}${delimiter}${process.env.PATH}`, HOME: home, MKT_CONFIG_DIR: configDir, TERM: 'dumb' };
-  return { env, configDir };
+  const cacheDir = exchangeCache();
+  const env: NodeJS.ProcessEnv = { PATH: `${bin}${delimiter}${process.env.PATH}`, HOME: home, MKT_CONFIG_DIR: configDir, MKT_CACHE_DIR: cacheDir, TERM: 'dumb' };
+  return { env, configDir, cacheDir };
 }
 const user = userSetup();
+/** The same user before `mkt exchanges` has run: no exchange list in the cache. */
+const noCacheEnv: NodeJS.ProcessEnv = { ...user.env, MKT_CACHE_DIR: tempDir('mkt-no-cache-') };
+
+/** The columns of the fee schedule's first tier, as fees --columns names them. */
+const TIER_1 = ['fee_schedule.tier_thresholds.tier_1.volume', 'fee_schedule.tier_thresholds.tier_1.maker_rebate'];
 
 /**
  * Calls bash's completion function as bash would: `words` split as readline splits them
  * (`--format=j` is `--format`, `=`, `j`), `typed` the current word without its quotes.
  */
-async function bashCompletions(words: string[], typed = words.at(-1) as string): Promise<string[]> {
+async function bashCompletions(words: string[], typed = words.at(-1) as string, env = user.env): Promise<string[]> {
   const script = `
     source "$0"
     typed=$1; shift
@@ -57,7 +76,8 @@ async function bashCompletions(words: string[], typed = words.at(-1) as string):
     COMP_LINE="\${COMP_WORDS[*]}"; COMP_POINT=\${#COMP_LINE}
     _mkt "\${COMP_WORDS[0]}" "$typed" "\${COMP_WORDS[COMP_CWORD - 1]}"
     printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const { stdout } = await run('bash', ['--norc', '--noprofile', '-c', script, join(COMPLETIONS, 'mkt.bash'), typed, ...words], { env: user.env });
+  const { stdout, stderr } = await run('bash', ['--norc', '--noprofile', '-c', script, join(COMPLETIONS, 'mkt.bash'), typed, ...words], { env });
+  expect(stderr).toBe('');
   return stdout.split('\n').filter((line) => line !== '');
 }
 
@@ -93,6 +113,15 @@ describe(`bash${missing('bash')}`, () => {
     [['mkt', 'results', '--fee-participant', "'Market M"], ['Market Maker'], 'Market M'],
     [['mkt', '--profile', ''], ['ci', 'dev', 'prod']],
     [['mkt', 'config', 'get', '--profile', 'p'], ['prod']],
+    [['mkt', 'fees', ''], ['NYSE', 'NASDAQ', 'IEX']],
+    [['mkt', 'historical', '--start-date', '2024-01-01', 'N'], ['NYSE', 'NASDAQ']],
+    [['mkt', '--profile', 'prod', 'rules', ''], ['CBOE']],
+    [['mkt', 'order-types', '--profile', '=', 'prod', ''], ['CBOE']],
+    [['mkt', 'results', '--exchange-name', 'NYSE,'], ['NYSE,NASDAQ', 'NYSE,IEX']],
+    [['mkt', 'results', '--columns', 'id,exch'], ['id,exchange_name']],
+    [['mkt', 'fees', 'NYSE', '--columns', 'exch'], ['exchange']],
+    [['mkt', 'fees', 'NYSE', '--columns', 'fee_schedule.tier_thresholds.tier_1.'], TIER_1],
+    [['mkt', 'order-types', 'IEX', '--columns', 'exchange,order_types.'], ['exchange,order_types.type', 'exchange,order_types.description', 'exchange,order_types.supported']],
   ] as [string[], string[], string?][])('%j completes to %j', async (words, expected, typed) => {
     expect(await bashCompletions(words, typed)).toEqual(expected);
   });
@@ -102,6 +131,18 @@ describe(`bash${missing('bash')}`, () => {
       const offered = await bashCompletions(['mkt', 'results', `--${name.replaceAll('_', '-')}`, '']);
       expect(offered).toEqual(values.map((value) => value.replaceAll(' ', '\\ ')));
     }
+  });
+
+  it.skipIf(!HAS.bash)("completes a setting's value: format's, and nothing for those with free values", async () => {
+    expect(await bashCompletions(['mkt', 'config', 'set', 'format', ''])).toEqual(FORMATS);
+    expect(await bashCompletions(['mkt', 'config', 'set', '--profile', 'dev', 'format', 'j'])).toEqual(['json']);
+    expect(await bashCompletions(['mkt', 'config', 'set', 'timeout', ''])).toEqual([]);
+  });
+
+  it.skipIf(!HAS.bash)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
+    expect(await bashCompletions(['mkt', 'fees', ''])).toEqual(['NYSE', 'NASDAQ', 'IEX']);
+    expect(await bashCompletions(['mkt', 'fees', ''], '', noCacheEnv)).toEqual([]);
+    expect(await bashCompletions(['mkt', 'results', '--exchange-name', ''], '', noCacheEnv)).toEqual([]);
   });
 
   it.skipIf(!HAS.bash)('offers only the flags a command reads', async () => {
@@ -159,16 +200,16 @@ comppostfuncs=(_print_done)
 `;
 
 /** Runs `keys` in an interactive zsh that ran `init` (the way _mkt is loaded, and more). */
-async function zsh(keys: string, until: string, init = ZSH_FPATH): Promise<string> {
+async function zsh(keys: string, until: string, init = ZSH_FPATH, env = user.env): Promise<string> {
   const dir = tempDir('mkt-zsh-');
   writeFileSync(join(dir, 'driver.zsh'), ZSH_DRIVER);
   writeFileSync(join(dir, 'init.zsh'), `${init}\n${ZSH_CAPTURE}`);
-  const { stdout } = await run('zsh', ['-f', join(dir, 'driver.zsh'), keys, until], { env: user.env, timeout: 20_000 });
+  const { stdout } = await run('zsh', ['-f', join(dir, 'driver.zsh'), keys, until], { env, timeout: 20_000 });
   return stdout;
 }
 
-async function zshCompletions(line: string, init?: string): Promise<string[]> {
-  const output = await zsh(`${line}\t`, '<<DONE>>', init);
+async function zshCompletions(line: string, init?: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  const output = await zsh(`${line}\t`, '<<DONE>>', init, env);
   return [...output.matchAll(/<<MATCH>>([^\r\n]*)/g)].map((match) => match[1] as string);
 }
 
@@ -183,8 +224,27 @@ describe(`zsh${missing('zsh')}`, () => {
     ['mkt results --fee-action Make,', ['Take', 'Open', 'Routed', 'Other']],
     ['mkt results --fee-participant Mar', ['Market Maker']],
     ['mkt --profile ', ['ci', 'dev', 'prod']],
+    ['mkt fees ', ['NYSE', 'NASDAQ', 'IEX']],
+    ['mkt --profile prod historical ', ['CBOE']],
+    ['mkt rules --profile=prod ', ['CBOE']],
+    ['mkt results --exchange-name NYSE,', ['NASDAQ', 'IEX']],
+    ['mkt results --columns id,exch', ['exchange_name']],
+    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.tier_1.', TIER_1],
   ])('%j completes to %j', async (line, expected) => {
     expect(await zshCompletions(line)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS.zsh)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
+    expect(await zshCompletions('mkt config set ')).toEqual(SETTING_NAMES);
+    expect(await zshCompletions('mkt config set format ')).toEqual(FORMATS);
+    expect(await zshCompletions('mkt config set timeout ')).toEqual([]);
+  });
+
+  it.skipIf(!HAS.zsh)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
+    const output = await zsh('mkt fees \t', '<<DONE>>', ZSH_FPATH, noCacheEnv);
+    expect(output).toContain('<<DONE>>');
+    expect(output).not.toContain('<<MATCH>>');
+    expect(output).not.toContain('mkt:');
   });
 
   it.skipIf(!HAS.zsh)('inserts a value with a space quoted', async () => {
@@ -197,9 +257,18 @@ describe(`zsh${missing('zsh')}`, () => {
   });
 });
 
-async function fishCompletions(line: string): Promise<string[]> {
-  const { stdout } = await run('fish', ['-N', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mkt.fish'), line], { env: user.env });
-  return stdout.split('\n').filter((entry) => entry !== '').map((entry) => entry.split('\t')[0] as string);
+/** Each completion fish offers for `line`, with its description ('' for none). */
+async function fishOffers(line: string, env = user.env): Promise<[string, string][]> {
+  const { stdout, stderr } = await run('fish', ['-N', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mkt.fish'), line], { env });
+  expect(stderr).toBe('');
+  return stdout.split('\n').filter((entry) => entry !== '').map((entry) => {
+    const [value = '', description = ''] = entry.split('\t');
+    return [value, description];
+  });
+}
+
+async function fishCompletions(line: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  return (await fishOffers(line, env)).map(([value]) => value);
 }
 
 describe(`fish${missing('fish')}`, () => {
@@ -214,8 +283,32 @@ describe(`fish${missing('fish')}`, () => {
     ['mkt results --fee-participant Mar', ['Market Maker']],
     ["mkt results --fee-participant 'Market M", ['Market Maker']],
     ['mkt --profile ', ['ci', 'dev', 'prod']],
+    ['mkt fees ', ['IEX', 'NASDAQ', 'NYSE']],
+    ['mkt --profile prod order-types ', ['CBOE']],
+    ['mkt historical --profile=prod ', ['CBOE']],
+    ['mkt results --exchange-name NYSE,', ['NYSE,IEX', 'NYSE,NASDAQ']],
+    ['mkt results --columns id,exch', ['id,exchange_name']],
+    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.tier_1.', [...TIER_1].sort()],
   ])('%j completes to %j', async (line, expected) => {
     expect(await fishCompletions(line)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS.fish)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
+    expect(await fishCompletions('mkt config set ')).toEqual([...SETTING_NAMES].sort());
+    expect(await fishCompletions('mkt config set format ')).toEqual([...FORMATS].sort());
+    expect(await fishCompletions('mkt config set retries ')).toEqual([]);
+  });
+
+  it.skipIf(!HAS.fish)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
+    expect(await fishCompletions('mkt fees ')).toEqual(['IEX', 'NASDAQ', 'NYSE']);
+    expect(await fishCompletions('mkt fees ', noCacheEnv)).toEqual([]);
+  });
+
+  it.skipIf(!HAS.fish)('describes a value by what it is, not by the list of every value', async () => {
+    expect(await fishOffers('mkt results --fee-action ')).toEqual(['Make', 'Open', 'Other', 'Routed', 'Take'].map((value) => [value, 'fee action']));
+    expect(await fishOffers('mkt --format j')).toEqual([['json', 'format']]);
+    // The flag itself keeps its description.
+    expect(await fishOffers('mkt results --fee-ac')).toEqual([['--fee-action', `one of: ${ENUM_FILTER_VALUES.fee_action.join(', ')}`]]);
   });
 
   it.skipIf(!HAS.fish)('works as the README installs it: ~/.config/fish/completions/mkt.fish, loaded on demand', async () => {
@@ -233,7 +326,9 @@ describe(`fish${missing('fish')}`, () => {
   });
 });
 
-describe('mkt completion and mkt __profiles', () => {
+describe('mkt completion, mkt __profiles and mkt __exchanges', () => {
+  const recordingServer = useRecordingServers();
+
   it.each(['bash', 'zsh', 'fish'])('mkt completion %s prints the shipped script', async (shell) => {
     const run = await runInProcess(['completion', shell]);
     const shipped = { bash: 'mkt.bash', zsh: '_mkt', fish: 'mkt.fish' }[shell] as string;
@@ -274,8 +369,30 @@ describe('mkt completion and mkt __profiles', () => {
     expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
   });
 
+  it("lists the cached exchanges of the profile: --profile, then MKT_PROFILE, then 'default'", async () => {
+    const env = { MKT_CACHE_DIR: user.cacheDir };
+    expect(await runInProcess(['__exchanges'], { env })).toMatchObject({ code: 0, stdout: 'NYSE\nNASDAQ\nIEX\n', stderr: '' });
+    expect((await runInProcess(['__exchanges', '--profile', 'prod'], { env })).stdout).toBe('CBOE\n');
+    expect((await runInProcess(['__exchanges'], { env: { ...env, MKT_PROFILE: 'prod' } })).stdout).toBe('CBOE\n');
+    expect((await runInProcess(['--profile', 'default', '__exchanges'], { env: { ...env, MKT_PROFILE: 'prod' } })).stdout).toBe('NYSE\nNASDAQ\nIEX\n');
+  });
+
+  it('prints nothing, and succeeds, without a cache or with a profile name mkt refuses', async () => {
+    expect(await runInProcess(['__exchanges'], { env: { MKT_CACHE_DIR: tempDir('mkt-empty-cache-') } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await runInProcess(['__exchanges', '--profile', '../prod'], { env: { MKT_CACHE_DIR: user.cacheDir } })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('makes no request, with a cache or without one', async () => {
+    const server = await recordingServer((_request, response) => response.end());
+    const env = { MKT_BASE_URL: server.url, MKT_API_KEY: 'k'.repeat(20) };
+    expect((await runInProcess(['__exchanges'], { env: { ...env, MKT_CACHE_DIR: user.cacheDir } })).stdout).toBe('NYSE\nNASDAQ\nIEX\n');
+    expect(await runInProcess(['__exchanges'], { env: { ...env, MKT_CACHE_DIR: tempDir('mkt-empty-cache-') } })).toMatchObject({ code: 0, stdout: '' });
+    expect(server.requests).toEqual([]);
+  });
+
   it('keeps the hidden commands out of help', async () => {
     const run = await runInProcess(['--help']);
+    expect(run.stdout).not.toContain('__exchanges');
     expect(run.stdout).not.toContain('__profiles');
     expect(run.stdout).not.toContain('__generate');
   });

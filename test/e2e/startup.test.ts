@@ -8,11 +8,12 @@ import { tempDir } from '../helpers/temp-dir.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for two
- * modules without imports that the commands share: the sandbox's limits and the exporters' types.
+ * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for three
+ * modules without imports that the commands share: the sandbox's limits, the exporters' types and
+ * the sink that the completion scripts' hidden commands write with.
  */
 const HEAVY = ['dist/http/', 'dist/api/client.js', 'dist/output/', 'dist/sandbox/', 'node_modules/ora/', 'node_modules/hyparquet-writer/'];
-const SHARED = ['dist/sandbox/limits.js', 'dist/output/exporter.js'];
+const SHARED = ['dist/sandbox/limits.js', 'dist/output/exporter.js', 'dist/output/sink.js'];
 
 /** The files of the checkout that `mkt args…` loaded, read from the coverage Node writes (NODE_V8_COVERAGE). */
 async function filesLoaded(args: readonly string[]): Promise<string[]> {
@@ -38,6 +39,12 @@ describe('start-up loads only what the command needs', () => {
   it.each(['--help', 'help results', 'results --help', 'auth login -h'])('mkt %s loads commander and the program, and nothing heavy', async (line) => {
     const files = await filesLoaded(line.split(' '));
     expect(files).toEqual(expect.arrayContaining(['bin/mkt.js', 'dist/program.js', 'node_modules/commander/lib/command.js']));
+    expect(heavyIn(files)).toEqual([]);
+  });
+
+  it.each(['__profiles', '__exchanges'])('mkt %s, run at every TAB, loads nothing heavy', async (command) => {
+    const files = await filesLoaded([command]);
+    expect(files).toContain('dist/commands/completion.js');
     expect(heavyIn(files)).toEqual([]);
   });
 

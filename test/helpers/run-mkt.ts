@@ -26,17 +26,20 @@ export function tempConfigDir(): string {
 
 /**
  * This process's environment without what would change how mkt behaves (MKT_*, NO_COLOR,
- * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, the proxy variables in either case:
- * http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR a fresh directory unless
- * `extra` names one, then `extra` on top (`undefined` removes a variable).
+ * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, XDG_CACHE_HOME, the proxy variables in either
+ * case: http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR and MKT_CACHE_DIR fresh
+ * directories unless `extra` names them, then `extra` on top (`undefined` removes a variable).
  */
 export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$)/.test(name) || /^(https?|all|no)_proxy$/i.test(name)) continue;
+ * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, XDG_CACHE_HOME, the proxy variables in either
+ * case: http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR and MKT_CACHE_DIR fresh
+ * directories unless `extra` names them, then `extra` on top (`undefined` removes a variable).
     env[name] = value;
   }
   if (!('MKT_CONFIG_DIR' in extra)) env.MKT_CONFIG_DIR = tempConfigDir();
+  if (!('MKT_CACHE_DIR' in extra)) env.MKT_CACHE_DIR = tempDir('mkt-cache-');
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../../../src/api/filters.js';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import { SETTING_NAMES } from '../../../src/config/settings.js';
 import { FORMATS } from '../../../src/formats.js';
 import { allCommands, type CommandSpec, type OptionSpec } from '../../../src/generators/model.js';
@@ -42,16 +43,29 @@ describe('the completion model of the program', () => {
     expect(option('fees', '--format').value).toEqual({ kind: 'choices', values: FORMATS, commaSeparated: false });
   });
 
-  it('completes profile names for --profile and files for -o', () => {
-    expect(option('results', '--profile').value).toEqual({ kind: 'profiles' });
+  it('completes profile names for --profile, cached exchanges for <exchange> and --exchange-name, and files for -o', () => {
+    expect(option('results', '--profile').value).toEqual({ kind: 'listed', command: '__profiles', commaSeparated: false });
+    expect(option('results', '--exchange-name').value).toEqual({ kind: 'listed', command: '__exchanges', commaSeparated: true });
+    for (const path of ['fees', 'rules', 'order-types', 'historical']) {
+      expect(command(path).arguments[0]?.value).toEqual({ kind: 'listed', command: '__exchanges', commaSeparated: false });
+    }
     expect(option('results', '--output')).toMatchObject({ short: '-o', value: { kind: 'files' } });
+  });
+
+  it("completes --columns with each command's own fields, item by item", () => {
+    expect(option('results', '--columns').value).toEqual({ kind: 'choices', values: FEE_SCHEDULE_RESULT_FIELD_NAMES, commaSeparated: true });
+    expect(option('fees', '--columns').value).toMatchObject({ values: expect.arrayContaining(['exchange', 'fee_schedule.maker_fee', 'fee_schedule.tier_thresholds.tier_1.volume']) });
+    expect(option('rules', '--columns').value).toMatchObject({ values: expect.arrayContaining(['rules.trading_hours.regular', 'rules.circuit_breakers.level_1']) });
+    expect(option('order-types', '--columns').value).toMatchObject({ values: ['exchange', 'order_types.type', 'order_types.description', 'order_types.supported', 'last_updated'] });
+    expect(option('historical', '--columns').value).toMatchObject({ values: expect.arrayContaining(['fee_schedules.fee_schedule.taker_fee']) });
+    expect(option('filters', '--columns').value).toEqual({ kind: 'none' });
   });
 
   it('completes setting names for config get, set and unset, and shells for completion', () => {
     for (const path of ['config get', 'config set', 'config unset']) {
       expect(command(path).arguments[0]?.value).toEqual({ kind: 'choices', values: SETTING_NAMES, commaSeparated: false });
     }
-    expect(command('config set').arguments[1]?.value).toEqual({ kind: 'none' });
+    expect(command('config set').arguments[1]?.value).toEqual({ kind: 'choicesAfter', choices: { format: FORMATS } });
     expect(command('completion').arguments[0]?.value).toMatchObject({ values: ['bash', 'zsh', 'fish'] });
   });
 
@@ -63,10 +77,14 @@ describe('the completion model of the program', () => {
     expect(option('results', '--fee-type').global).toBe(false);
   });
 
-  it('gives every flag one meaning across commands, as the scripts need', () => {
+  it('has every flag take a value everywhere or nowhere, as the scripts need; what the value is may vary by command', () => {
     const values = valueOptions(program);
-    expect(values.get('-f')?.value).toEqual(values.get('--format')?.value);
+    expect(values.get('-f')?.variants).toEqual(values.get('--format')?.variants);
+    expect(values.get('--format')?.variants).toHaveLength(1);
     expect(values.has('--all')).toBe(false);
-    expect(values.get('--start-date')?.value).toEqual({ kind: 'none' });
+    expect(values.get('--start-date')?.variants).toEqual([{ value: { kind: 'none' }, paths: ['historical', 'results'] }]);
+    expect(values.get('--columns')?.variants.map((variant) => variant.paths)).toEqual([
+      ['', 'filters', 'auth list'], ['fees'], ['rules'], ['order-types'], ['historical'], ['results'],
+    ]);
   });
 });
