@@ -36,7 +36,7 @@ const missing = (shell: string): string => (HAS[shell as keyof typeof HAS] ? '' 
 /** A cache of exchange lists as `mkt exchanges` leaves it: NYSE, NASDAQ and IEX; CBOE for profile prod. */
 function exchangeCache(): string {
   const cacheDir = tempDir('mkt-cache-');
-  const list = (ids: string[]) => ({ source: 'service' as const, fetchedAt: '2026-01-01T00:00:00Z', exchanges: ids.map((id) => ({ id, name: null })) });
+  const list = (ids: string[]) => ({ source: 'service' as const, fetchedAt: '2026-01-01T00:00:00Z', exchanges: ids.map((id) => ({ id, name: null, records: null })) });
   writeExchangeList(cacheDir, 'default', list(['NYSE', 'NASDAQ', 'IEX']));
   writeExchangeList(cacheDir, 'prod', list(['CBOE']));
   return cacheDir;

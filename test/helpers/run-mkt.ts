@@ -33,9 +33,7 @@ export function tempConfigDir(): string {
 export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
- * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, XDG_CACHE_HOME, the proxy variables in either
- * case: http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR and MKT_CACHE_DIR fresh
- * directories unless `extra` names them, then `extra` on top (`undefined` removes a variable).
+    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$)/.test(name) || /^(https?|all|no)_proxy$/i.test(name)) continue;
     env[name] = value;
   }
   if (!('MKT_CONFIG_DIR' in extra)) env.MKT_CONFIG_DIR = tempConfigDir();

@@ -1,5 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { MKT_BIN, tempConfigDir } from './run-mkt.js';
+import { tempDir } from './temp-dir.js';
 
 /** util-linux `script`, which gives a command a real pseudo-terminal. */
 export const hasScript = (() => {
@@ -13,11 +14,11 @@ export const hasScript = (() => {
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** A clean environment, as a user's: no MKT_*, NO_COLOR or FORCE_COLOR unless given. */
+/** A clean environment, as a user's: no MKT_*, NO_COLOR or FORCE_COLOR unless given; its own config and cache directories. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', MKT_CONFIG_DIR: tempConfigDir() };
+  const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', MKT_CONFIG_DIR: tempConfigDir(), MKT_CACHE_DIR: tempDir('mkt-cache-') };
   for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|TERM$)/.test(name)) env[name] = value;
+    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$|TERM$)/.test(name)) env[name] = value;
   }
   return { ...env, ...extra };
 }
