@@ -23,7 +23,7 @@ _mkt_flags_of() {
     filters) _mkt_words=(-f --format -o --output --columns -q --quiet -v --verbose --no-color -h --help) ;;
     auth|config|completion) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    'auth status') _mkt_words=(--profile --base-url --sandbox -v --verbose --no-color -h --help) ;;
+    'auth status') _mkt_words=(--check --profile --base-url --sandbox -v --verbose --no-color -h --help) ;;
     'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color -h --help) ;;
     'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color -h --help) ;;
     'config path') _mkt_words=(-v --verbose --no-color -h --help) ;;

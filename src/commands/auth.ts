@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Context, ContextFor } from '../context.js';
 import type { ResolvedSettings, SettingSource } from '../config/resolve.js';
+import type { ServiceClient } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
 import { addExamples } from './examples.js';
 
@@ -25,7 +26,8 @@ export function registerAuthCommand(program: Command, contextFor: ContextFor): v
   const statusCommand = auth
     .command('status')
     .description('Show the profile, the base URL and where the key comes from (its last 4 characters only); exit 3 without a key.')
-    .action(async (_flags: unknown, self: Command) => status(contextFor(self)));
+    .option('--check', 'also check the key with one request: exit 3 when the service rejects it')
+    .action(async (flags: { check?: boolean }, self: Command) => status(contextFor(self), flags.check === true));
   const logoutCommand = auth
     .command('logout')
     .description("Remove the profile's stored key.")
@@ -38,6 +40,7 @@ export function registerAuthCommand(program: Command, contextFor: ContextFor): v
   const statusExamples = [
     { comment: 'What applies now, and where it comes from', command: 'mkt auth status --profile prod' },
     { comment: 'In a script: log in only when there is no key yet (exit 3)', command: 'mkt auth status >/dev/null 2>&1 || mkt auth login < key.txt' },
+    { comment: 'In a cron job: is the key still accepted? (one request; exit 3 when not)', command: 'mkt auth status --check --profile prod' },
   ];
   const logoutExamples = [
     { comment: "Forget the dev profile's key", command: 'mkt auth logout --profile dev' },
@@ -60,7 +63,7 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
   }
   const { readApiKey } = await import('../config/key-input.js');
   const key = await readApiKey(context.deps, profile, context.signal);
-  const reach = options.verify ? await countReachableResults(context, settings, key) : undefined;
+  const reach = options.verify ? await checkNewKey(context, settings, key) : undefined;
 
   const { configFiles } = await import('../config/paths.js');
   const { setSetting, storeApiKey } = await import('../config/store.js');
@@ -72,8 +75,7 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
     context.log.info(`Stored the key for profile "${profile}" without checking it.`);
   } else {
     const host = new URL(settings.baseUrl as string).host;
-    const results = `${reach.toLocaleString('en-US')} fee schedule result${reach === 1 ? '' : 's'}`;
-    context.log.info(`Logged in to ${host} as profile "${profile}": the key reaches ${results}.`);
+    context.log.info(`Logged in to ${host} as profile "${profile}": the key reaches ${resultsCount(reach)}.`);
   }
   if (!settings.baseUrl) {
     context.log.warn(`profile "${profile}" has no base URL; set one with \`mkt config set base_url URL --profile ${profile}\`.`);
@@ -81,18 +83,27 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
   if (settings.keySource === 'env') context.log.warn('MKT_API_KEY is set in this environment and outranks the stored key.');
 }
 
-/** One page of one result: the cheapest call that proves the key, and its total says what it reaches. */
-async function countReachableResults(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
-  const client = await context.createClient({ ...settings, apiKey, keySource: 'stored' });
+/** One page of one result: the cheapest call that proves a key, and its total says what the key reaches. */
+async function countReachableResults(client: ServiceClient): Promise<number> {
+  return (await client.fetchResultsPage({ page_size: 1 })).total_records;
+}
+
+/** "3,000 fee schedule results" */
+function resultsCount(count: number): string {
+  return `${count.toLocaleString('en-US')} fee schedule result${count === 1 ? '' : 's'}`;
+}
+
+/** The key read for `auth login`, proved before it is stored. */
+async function checkNewKey(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
   try {
-    return (await client.fetchResultsPage({ page_size: 1 })).total_records;
+    return await countReachableResults(await context.createClient({ ...settings, apiKey, keySource: 'stored' }));
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     throw new AuthError(error.message, { hint: 'Nothing was stored. Check the key and try again.', cause: error });
   }
 }
 
-async function status(context: Context): Promise<void> {
+async function status(context: Context, check: boolean): Promise<void> {
   const settings = await context.settings();
   const { configFiles } = await import('../config/paths.js');
   const { maskApiKey } = await import('../config/settings.js');
@@ -118,6 +129,7 @@ async function status(context: Context): Promise<void> {
       hint: `Run \`mkt auth login --profile ${settings.profile}\`, or set MKT_API_KEY.`,
     });
   }
+  if (check) context.deps.stdout.write(`check     accepted: the key reaches ${resultsCount(await countReachableResults(await context.client()))}\n`);
 }
 
 async function logout(context: Context): Promise<void> {

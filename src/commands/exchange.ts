@@ -59,26 +59,27 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
   const historical = program
     .command('historical')
     .description(
-      "Show an exchange's fee schedules over a period. The service does not document the shape of this "
-        + 'answer: JSON passes it through unchanged, table and CSV flatten it as best they can.',
+      "Show an exchange's fee schedules over a period, or every one the service keeps when no date is given. "
+        + 'The service does not document the shape of this answer: JSON passes it through unchanged, table '
+        + 'and CSV flatten it as best they can.',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .optionsGroup('Period:')
-    .requiredOption('--start-date <YYYY-MM-DD>', 'start of the period')
-    .requiredOption('--end-date <YYYY-MM-DD>', 'end of the period')
-    .action(async (exchange: string, flags: { startDate: string; endDate: string }, self: Command) => {
+    .option('--start-date <YYYY-MM-DD>', 'start of the period (optional: only the dates given are sent)')
+    .option('--end-date <YYYY-MM-DD>', 'end of the period (optional)')
+    .action(async (exchange: string, flags: { startDate?: string; endDate?: string }, self: Command) => {
       const period = parseDateRange(
         { flag: '--start-date', value: flags.startDate },
         { flag: '--end-date', value: flags.endDate },
       );
+      const query: Record<string, string> = {};
+      if (period.start !== undefined) query.start_date = period.start;
+      if (period.end !== undefined) query.end_date = period.end;
       const { runExchangeCommand } = await import('./exchange-run.js');
-      await runExchangeCommand(contextFor(self), {
-        exchange,
-        resource: 'historical',
-        query: { start_date: period.start as string, end_date: period.end as string },
-      });
+      await runExchangeCommand(contextFor(self), { exchange, resource: 'historical', query });
     });
   addExamples(historical, [
+    { comment: 'Every fee schedule the service keeps for IEX', command: 'mkt historical IEX' },
     { comment: "An analyst: NYSE's fee schedules in force during 2024", command: 'mkt historical NYSE --start-date 2024-01-01 --end-date 2024-12-31' },
     {
       comment: 'A pipeline: when each schedule took effect, and its taker fee',

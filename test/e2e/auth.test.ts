@@ -229,6 +229,40 @@ describe('mkt auth login against the sandbox', () => {
   });
 });
 
+describe('mkt auth status --check', () => {
+  const sandbox = useSandbox({ records: 3000 });
+
+  it('says what an accepted key reaches, with one request', async () => {
+    const { url, keys } = sandbox.current;
+    const run = await mkt(['auth', 'status', '--check'], { env: { MKT_BASE_URL: url, MKT_API_KEY: keys.api_key } });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout:
+        `profile   default\nbase URL  ${url} (from MKT_BASE_URL)\nkey       …nges (from MKT_API_KEY)\n`
+        + 'check     accepted: the key reaches 3,000 fee schedule results\n',
+      stderr: '',
+    });
+  });
+
+  it('exits 3 when the service rejects the key', async () => {
+    const { url } = sandbox.current;
+    const run = await mkt(['auth', 'status', '--check'], { env: { MKT_BASE_URL: url, MKT_API_KEY: 'wrong-key-9999-zzzz' } });
+    expect(run).toMatchObject({
+      code: 3,
+      stdout: `profile   default\nbase URL  ${url} (from MKT_BASE_URL)\nkey       …zzzz (from MKT_API_KEY)\n`,
+      stderr: 'mkt: the service rejected the API key (401)\nMKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n',
+    });
+  });
+
+  it('sends nothing without --check', async () => {
+    const server = await startRecordingServer();
+    servers.push(server);
+    const run = await mkt(['auth', 'status'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run.code).toBe(0);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
 // Tests run in order, so this one sees every run above.
 it('never printed a key, whole or beyond its last 4 characters', () => {
   expect(runs.length).toBeGreaterThan(15);

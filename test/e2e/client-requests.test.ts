@@ -85,6 +85,17 @@ describe('what the client sends', () => {
     expect(server.requests[0]?.url).toBe('/api/v1/exchanges/NYSE/fees/historical?start_date=2024-01-01&end_date=2024-12-31');
   });
 
+  it.each([
+    [[], '/api/v1/exchanges/NYSE/fees/historical'],
+    [['--start-date', '2024-01-01'], '/api/v1/exchanges/NYSE/fees/historical?start_date=2024-01-01'],
+    [['--end-date', '2024-12-31'], '/api/v1/exchanges/NYSE/fees/historical?end_date=2024-12-31'],
+  ])('sends only the dates given to historical: %j', async (dates, url) => {
+    const server = await recorder((_request, response) => sendJson(response, 200, { exchange: 'NYSE', fee_schedules: [] }));
+    const run = await runInProcess(['historical', 'NYSE', ...dates, '-f', 'json'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({ code: 0, stdout: '{\n  "exchange": "NYSE",\n  "fee_schedules": []\n}\n', stderr: '' });
+    expect(server.requests.map((request) => request.url)).toEqual([url]);
+  });
+
   it('keeps a path prefix of the base URL', async () => {
     const server = await recorder();
     await runInProcess(['results'], { env: { MKT_BASE_URL: `${server.url}/market-data/`, MKT_API_KEY: KEY } });
