@@ -1,4 +1,4 @@
-import { Command, Help, InvalidArgumentError, Option } from 'commander';
+import { Command, Help, Option } from 'commander';
 import type { Deps } from './deps.js';
 import { Context, type ContextFor, type GlobalOptions } from './context.js';
 import { FORMATS } from './formats.js';
@@ -17,25 +17,21 @@ import { UsageError } from './errors.js';
 
 /** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
 function settingArgument(name: 'timeout' | 'retries'): (value: string) => number {
-  return (value) => {
-    try {
-      return parseSetting(name, value, { label: 'it' });
-    } catch (error) {
-      throw new InvalidArgumentError(`${(error as Error).message}.`);
-    }
-  };
+  return (value) => parseSetting(name, value, { label: `--${name}` });
 }
 
 /** At least one request per 100 s, so that the spacing stays a sane timer. */
 function parseRequestRate(value: string): number {
   const rate = /^\d+(\.\d+)?$/.test(value) ? Number(value) : Number.NaN;
-  if (!(rate >= 0.01 && rate <= 10_000)) throw new InvalidArgumentError('it must be a number of requests per second from 0.01 to 10000.');
+  if (!(rate >= 0.01 && rate <= 10_000)) {
+    throw new UsageError(`--max-rps must be a number of requests per second from 0.01 to 10000, not ${JSON.stringify(value)}`);
+  }
   return rate;
 }
 
 function parseColumnList(value: string, previous: string[] | undefined): string[] {
   const columns = collectList(value, previous);
-  if (columns.length === (previous?.length ?? 0)) throw new InvalidArgumentError('it must be field names separated by commas.');
+  if (columns.length === (previous?.length ?? 0)) throw new UsageError(`--columns must be field names separated by commas, not ${JSON.stringify(value)}`);
   return columns;
 }
 
@@ -151,7 +147,10 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
       // Help is as wide as the terminal it goes to, as commander does for process.stdout.
       getOutHelpWidth: () => (deps.stdout.isTTY && deps.stdout.columns) || 80,
       getErrHelpWidth: () => (deps.stderr.isTTY && deps.stderr.columns) || 80,
+      // Commander's errors in mkt's one style: `mkt: unknown option '--bogus'`.
+      outputError: (text, write) => write(text.replace(/^error: /, 'mkt: ')),
     })
+    .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()
     .hook('preAction', (_program, action) => refuseUnreadSandbox(action));
   addGlobalOptions(program);
@@ -175,6 +174,10 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   ]);
   program.addHelpText('after', "\nRun `mkt <command> --help` for a command's options and examples.");
 
-  applyToSubcommands(program, (command) => command.exitOverride().configureOutput(program.configureOutput()));
+  applyToSubcommands(program, (command) =>
+    command
+      .exitOverride()
+      .configureOutput(program.configureOutput())
+      .showHelpAfterError(`Run \`mkt ${commandPath(command)} --help\` for usage.`));
   return program;
 }

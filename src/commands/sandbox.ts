@@ -5,51 +5,37 @@ import { MktError, UsageError } from '../errors.js';
 import { addExamples } from './examples.js';
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from '../sandbox/limits.js';
 
-/** The flags as commander hands them over: raw strings, validated in parseSandboxFlags. */
+/** The flags as commander hands them over, each checked by its parser. */
 interface SandboxFlags {
-  port?: string;
-  records?: string;
-  seed?: string;
-  rate?: string;
+  port: number;
+  records: number;
+  seed: number;
+  rate?: { requests: number; seconds: number };
   faults?: boolean;
-  latency?: string;
+  latency?: number;
   json?: boolean;
 }
 
-interface SandboxCommandOptions {
-  sandbox: SandboxOptions;
-  /** Print one JSON line instead of text. */
-  json: boolean;
-}
-
-
-function wholeNumber(flag: string, value: string, min: number, max: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    throw new UsageError(`invalid ${flag} '${value}': expected a whole number from ${min} to ${max}.`, {
-      hint: `Run \`mkt sandbox --help\` for the flags.`,
-    });
-  }
-  return Number(value);
+/** Commander parser for a whole-number flag. */
+function wholeNumber(flag: string, min: number, max: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, {
+        hint: 'Run `mkt sandbox --help` for the flags.',
+      });
+    }
+    return Number(value);
+  };
 }
 
 function rate(value: string): { requests: number; seconds: number } {
   const match = /^(\d+)\/(\d+)$/.exec(value);
   if (!match || Number(match[1]) < 1 || Number(match[2]) < 1 || Number(match[2]) > MAX_RATE_WINDOW_SECONDS) {
-    throw new UsageError(`invalid --rate '${value}': expected REQUESTS/SECONDS, e.g. 100/60.`, {
+    throw new UsageError(`--rate must be REQUESTS/SECONDS, e.g. 100/60, not ${JSON.stringify(value)}`, {
       hint: `Both are whole numbers of at least 1; the window is at most ${MAX_RATE_WINDOW_SECONDS} seconds.`,
     });
   }
   return { requests: Number(match[1]), seconds: Number(match[2]) };
-}
-
-function parseSandboxFlags(flags: SandboxFlags): SandboxCommandOptions {
-  const sandbox: SandboxOptions = { faults: flags.faults === true };
-  if (flags.port !== undefined) sandbox.port = wholeNumber('--port', flags.port, 0, MAX_PORT);
-  if (flags.records !== undefined) sandbox.records = wholeNumber('--records', flags.records, 0, MAX_RECORDS);
-  if (flags.seed !== undefined) sandbox.seed = wholeNumber('--seed', flags.seed, 0, Number.MAX_SAFE_INTEGER);
-  if (flags.rate !== undefined) sandbox.rate = rate(flags.rate);
-  if (flags.latency !== undefined) sandbox.latencyMs = wholeNumber('--latency', flags.latency, 0, MAX_LATENCY_MS);
-  return { sandbox, json: flags.json === true };
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -58,12 +44,20 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 /** Serves until the invocation is aborted (SIGINT/SIGTERM), then closes and returns: exit 0. */
-async function runSandbox(options: SandboxCommandOptions, context: Context): Promise<void> {
+async function runSandbox(flags: SandboxFlags, context: Context): Promise<void> {
   const { startSandbox } = await import('../sandbox/server.js');
-  const sandbox = await startSandbox(options.sandbox).catch((error: unknown) => {
+  const options: SandboxOptions = {
+    port: flags.port,
+    records: flags.records,
+    seed: flags.seed,
+    rate: flags.rate,
+    faults: flags.faults === true,
+    latencyMs: flags.latency,
+  };
+  const sandbox = await startSandbox(options).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EADDRINUSE' && code !== 'EACCES') throw error;
-    throw new MktError(`cannot listen on 127.0.0.1:${options.sandbox.port ?? 0} (${code}).`, {
+    throw new MktError(`cannot listen on 127.0.0.1:${flags.port} (${code}).`, {
       hint: 'Pick another port, or --port 0 for a free one.',
       cause: error,
     });
@@ -71,7 +65,7 @@ async function runSandbox(options: SandboxCommandOptions, context: Context): Pro
   try {
     const { url, keys, scopedExchanges } = sandbox;
     const out = context.deps.stdout;
-    if (options.json) {
+    if (flags.json) {
       out.write(`${JSON.stringify({ url, api_key: keys.api_key, scoped_api_key: keys.scoped_api_key })}\n`);
     } else {
       out.write(
@@ -94,17 +88,14 @@ export function registerSandboxCommand(program: Command, contextFor: ContextFor)
       'Serve the whole service interface locally with generated data (127.0.0.1 only), until Ctrl-C. '
         + 'The same seed gives the same data every run. For one command, mkt --sandbox <command> is simpler.',
     )
-    .option('--port <n>', 'port to listen on; 0 picks a free one', '0')
-    .option('--records <n>', `number of fee schedule results, at most ${MAX_RECORDS}`, String(DEFAULT_RECORDS))
-    .option('--seed <n>', 'seed of the generated data; the same seed gives the same data', String(DEFAULT_SEED))
-    .option('--rate <n/seconds>', 'allow n requests per window of so many seconds, per key; then 429')
+    .option('--port <n>', 'port to listen on; 0 picks a free one', wholeNumber('--port', 0, MAX_PORT), 0)
+    .option('--records <n>', `number of fee schedule results, at most ${MAX_RECORDS}`, wholeNumber('--records', 0, MAX_RECORDS), DEFAULT_RECORDS)
+    .option('--seed <n>', 'seed of the generated data; the same seed gives the same data', wholeNumber('--seed', 0, Number.MAX_SAFE_INTEGER), DEFAULT_SEED)
+    .option('--rate <n/seconds>', 'allow n requests per window of so many seconds, per key; then 429', rate)
     .option('--faults', 'make the first try of about a quarter of requests fail')
-    .option('--latency <ms>', 'delay every response by so many milliseconds')
+    .option('--latency <ms>', 'delay every response by so many milliseconds', wholeNumber('--latency', 0, MAX_LATENCY_MS))
     .option('--json', 'print {"url","api_key","scoped_api_key"} as one JSON line when ready')
-    .action(async (flags: SandboxFlags, command: Command) => {
-      const context = contextFor(command);
-      await runSandbox(parseSandboxFlags(flags), context);
-    });
+    .action(async (flags: SandboxFlags, command: Command) => runSandbox(flags, contextFor(command)));
   addExamples(command, [
     { comment: 'For your own tests: a fixed port, and the demo keys printed', command: 'mkt sandbox --port 8080' },
     { comment: 'In CI: a free port, and the URL and keys as one JSON line (docs/recipes.md)', command: 'mkt sandbox --port 0 --json > sandbox.json &' },

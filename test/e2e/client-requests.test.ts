@@ -136,10 +136,10 @@ describe('bad input sends nothing and exits 2', () => {
   });
 
   it.each([
-    [['--timeout', '5000000'], "error: option '--timeout <seconds>' argument '5000000' is invalid. it must be a number of seconds greater than 0, at most 86400, not \"5000000\"."],
-    [['--timeout', '1e3'], "error: option '--timeout <seconds>' argument '1e3' is invalid. it must be a number of seconds greater than 0, at most 86400, not \"1e3\"."],
-    [['--retries', '-1'], "error: option '--retries <n>' argument '-1' is invalid. it must be a whole number ≥ 0, not \"-1\"."],
-    [['--max-rps', '0'], "error: option '--max-rps <n>' argument '0' is invalid. it must be a number of requests per second from 0.01 to 10000."],
+    [['--timeout', '5000000'], 'mkt: --timeout must be a number of seconds greater than 0, at most 86400, not "5000000"'],
+    [['--timeout', '1e3'], 'mkt: --timeout must be a number of seconds greater than 0, at most 86400, not "1e3"'],
+    [['--retries', '-1'], 'mkt: --retries must be a whole number ≥ 0, not "-1"'],
+    [['--max-rps', '0'], 'mkt: --max-rps must be a number of requests per second from 0.01 to 10000, not "0"'],
   ])('rejects %j by the same rule as the stored setting', async (flags, message) => {
     const run = await runInProcess(['fees', 'NYSE', ...flags], { env: { MKT_BASE_URL: await closedPort(), MKT_API_KEY: KEY } });
     expect(run).toMatchObject({ code: 2, stdout: '' });

@@ -107,9 +107,9 @@ describe('a command line that only looks like a help request', () => {
 describe('mkt help NAME', () => {
   it('says so when NAME is no command, with commander\'s suggestion, and exits 2', async () => {
     const nope = await runInProcess(['help', 'nope']);
-    expect([nope.code, nope.stdout, nope.stderr]).toEqual([2, '', "error: unknown command 'nope'\n"]);
+    expect([nope.code, nope.stdout, nope.stderr]).toEqual([2, '', "mkt: unknown command 'nope'\nRun `mkt --help` for usage.\n"]);
     const fee = await runInProcess(['help', 'fee']);
-    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "error: unknown command 'fee'\n(Did you mean fees?)\n"]);
+    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "mkt: unknown command 'fee'\n(Did you mean fees?)\nRun `mkt --help` for usage.\n"]);
   });
 
   it('is the program help for `mkt help help`', async () => {
