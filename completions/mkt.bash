@@ -7,7 +7,7 @@
 _mkt_commands_of() {
   case $1 in
     '') _mkt_words=(fees rules order-types historical results filters auth config completion sandbox) ;;
-    auth) _mkt_words=(login status logout) ;;
+    auth) _mkt_words=(login status list logout) ;;
     config) _mkt_words=(get set unset list path) ;;
     *) _mkt_words=() ;;
   esac
@@ -24,6 +24,7 @@ _mkt_flags_of() {
     auth|config|completion) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     'auth status') _mkt_words=(--check --profile --base-url --sandbox -v --verbose --no-color -h --help) ;;
+    'auth list') _mkt_words=(-f --format -o --output --columns --profile -q --quiet -v --verbose --no-color -h --help) ;;
     'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color -h --help) ;;
     'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color -h --help) ;;
     'config path') _mkt_words=(-v --verbose --no-color -h --help) ;;

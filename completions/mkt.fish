@@ -8,7 +8,7 @@ function __mkt_subcommands
         case ''
             printf '%s\n' fees rules order-types historical results filters auth config completion sandbox
         case auth
-            printf '%s\n' login status logout
+            printf '%s\n' login status list logout
         case config
             printf '%s\n' get set unset list path
     end
@@ -121,6 +121,7 @@ complete -c mkt -n '__mkt_in \'\'' -a completion -d 'Print the shell completion 
 complete -c mkt -n '__mkt_in \'\'' -a sandbox -d 'Serve the whole service interface locally with generated data (127.0.0.1 only), until Ctrl-C. The same seed gives the same data every run. For one command, mkt --sandbox <command> is simpler.'
 complete -c mkt -n '__mkt_in auth' -a login -d 'Store an API key, read from stdin or a hidden prompt (never from an argument), after checking it with one request. --base-url given here is stored with the key.'
 complete -c mkt -n '__mkt_in auth' -a status -d 'Show the profile, the base URL and where the key comes from (its last 4 characters only); exit 3 without a key.'
+complete -c mkt -n '__mkt_in auth' -a list -d 'List the stored profiles: base URL and the last 4 characters of the key; `current` marks the one in use.'
 complete -c mkt -n '__mkt_in auth' -a logout -d 'Remove the profile\'s stored key.'
 complete -c mkt -n '__mkt_in config' -a get -d 'Print a setting\'s stored value; exit 1 if it is not set.'
 complete -c mkt -n '__mkt_in config' -a set -d 'Store a setting in the profile.'
@@ -128,21 +129,21 @@ complete -c mkt -n '__mkt_in config' -a unset -d 'Remove a setting from the prof
 complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored settings as name=value lines.'
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
 
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters' -l columns -x -d 'fields to output, in this order'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_profiles)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth status\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth status\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters auth \'auth login\' \'auth status\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results filters auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in historical results' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
 complete -c mkt -n '__mkt_in historical results' -l end-date -x -d 'end of the period (optional)'
 complete -c mkt -n '__mkt_in results' -l exchange-name -x -d 'exchange identifier, e.g. NYSE'

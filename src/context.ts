@@ -83,7 +83,8 @@ export class Context {
 
   /** A client for these settings (auth login checks a key not stored yet); its connections close at the end. */
   async createClient(settings: ResolvedSettings): Promise<ServiceClient> {
-    const { checkBaseUrl } = await import('./http/base-url.js');
+    const [{ checkBaseUrl }, { checkProfileExists }] = await Promise.all([import('./http/base-url.js'), import('./config/resolve.js')]);
+    checkProfileExists(settings);
     const baseUrl = checkBaseUrl(settings.baseUrl, settings.profile, this.globals.insecure);
     const { apiKey } = settings;
     if (!apiKey) {

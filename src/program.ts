@@ -53,6 +53,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   filters: [...OUTPUT_OPTIONS, ...GENERAL_OPTIONS],
   'auth login': [...CONNECTION_OPTIONS.filter((name) => name !== 'sandbox'), ...GENERAL_OPTIONS],
   'auth status': ['profile', 'baseUrl', 'sandbox', 'verbose', 'color'],
+  'auth list': [...OUTPUT_OPTIONS, 'profile', ...GENERAL_OPTIONS],
   'auth logout': ['profile', ...GENERAL_OPTIONS],
   'config get': ['profile', 'verbose', 'color'],
   'config set': ['profile', 'verbose', 'color'],

@@ -3,6 +3,7 @@ import type { Context, ContextFor } from '../context.js';
 import type { ResolvedSettings, SettingSource } from '../config/resolve.js';
 import type { ServiceClient } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
+import type { Column } from '../output/exporter.js';
 import { addExamples } from './examples.js';
 
 /** `mkt auth login` options. */
@@ -28,6 +29,10 @@ export function registerAuthCommand(program: Command, contextFor: ContextFor): v
     .description('Show the profile, the base URL and where the key comes from (its last 4 characters only); exit 3 without a key.')
     .option('--check', 'also check the key with one request: exit 3 when the service rejects it')
     .action(async (flags: { check?: boolean }, self: Command) => status(contextFor(self), flags.check === true));
+  const listCommand = auth
+    .command('list')
+    .description('List the stored profiles: base URL and the last 4 characters of the key; `current` marks the one in use.')
+    .action(async (_flags: unknown, self: Command) => list(contextFor(self)));
   const logoutCommand = auth
     .command('logout')
     .description("Remove the profile's stored key.")
@@ -42,14 +47,19 @@ export function registerAuthCommand(program: Command, contextFor: ContextFor): v
     { comment: 'In a script: log in only when there is no key yet (exit 3)', command: 'mkt auth status >/dev/null 2>&1 || mkt auth login < key.txt' },
     { comment: 'In a cron job: is the key still accepted? (one request; exit 3 when not)', command: 'mkt auth status --check --profile prod' },
   ];
+  const listExamples = [
+    { comment: 'Every profile, and which one is in use', command: 'mkt auth list' },
+    { comment: 'In a script: the profile names', command: "mkt auth list -f json | jq -r '.[].profile'" },
+  ];
   const logoutExamples = [
     { comment: "Forget the dev profile's key", command: 'mkt auth logout --profile dev' },
     { comment: 'Forget the default profile\'s key; MKT_API_KEY, if set, still applies', command: 'mkt auth logout' },
   ];
   addExamples(loginCommand, loginExamples);
   addExamples(statusCommand, statusExamples);
+  addExamples(listCommand, listExamples);
   addExamples(logoutCommand, logoutExamples);
-  addExamples(auth, [...loginExamples, ...statusExamples, ...logoutExamples]);
+  addExamples(auth, [...loginExamples, ...statusExamples, ...listExamples, ...logoutExamples]);
 }
 
 async function login(context: Context, options: LoginOptions): Promise<void> {
@@ -125,11 +135,45 @@ async function status(context: Context, check: boolean): Promise<void> {
     + `key       ${key}\n`,
   );
   if (!settings.apiKey) {
+    const { checkProfileExists } = await import('../config/resolve.js');
+    checkProfileExists(settings);
     throw new AuthError(`no API key for profile "${settings.profile}"`, {
       hint: `Run \`mkt auth login --profile ${settings.profile}\`, or set MKT_API_KEY.`,
     });
   }
   if (check) context.deps.stdout.write(`check     accepted: the key reaches ${resultsCount(await countReachableResults(await context.client()))}\n`);
+}
+
+/** What `auth list` shows of a profile, in every format; no profile is a valid empty CSV or Parquet file. */
+const PROFILE_COLUMNS: readonly Column[] = [
+  { name: 'profile', kind: 'string', nullable: false },
+  { name: 'current', kind: 'boolean', nullable: false },
+  { name: 'base_url', kind: 'string', nullable: true },
+  { name: 'key', kind: 'string', nullable: true },
+];
+
+/** One row per stored profile; a key is shown by its last 4 characters only. */
+async function list(context: Context): Promise<void> {
+  const [{ resolveProfileFiles }, { readProfileSettings, readStoredApiKey, storedProfileNames }, { maskApiKey }] = await Promise.all([
+    import('../config/resolve.js'),
+    import('../config/store.js'),
+    import('../config/settings.js'),
+  ]);
+  const { profile: current, files } = resolveProfileFiles(context.globals.profile, context.deps.env);
+  const rows = storedProfileNames(files).map((name) => {
+    const key = readStoredApiKey(files, name);
+    return { profile: name, current: name === current, base_url: readProfileSettings(files, name).base_url ?? null, key: key ? maskApiKey(key) : null };
+  });
+  if (rows.length === 0) context.log.info('No profile is stored: `mkt auth login` stores one.');
+  const [{ writeDataset }, { outputOptions }, { inOneBatch }] = await Promise.all([
+    import('../output/write.js'),
+    import('./output-options.js'),
+    import('../output/exporter.js'),
+  ]);
+  await writeDataset(
+    { shape: 'list', batches: inOneBatch(rows), columns: PROFILE_COLUMNS, select: context.globals.columns },
+    outputOptions(context),
+  );
 }
 
 async function logout(context: Context): Promise<void> {

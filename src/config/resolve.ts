@@ -1,6 +1,8 @@
 import type { Format } from '../formats.js';
 import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
-import { readProfileSettings, readStoredApiKey } from './store.js';
+import { readProfileSettings, readStoredApiKey, storedProfileNames } from './store.js';
+import { UsageError } from '../errors.js';
+import { nearestValue } from '../nearest.js';
 import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
@@ -94,4 +96,21 @@ export function resolveSettings(input: {
     retries: flags.retries ?? stored.retries ?? SETTING_DEFAULTS.retries,
     configDir,
   };
+}
+
+/**
+ * A profile named by --profile or MKT_PROFILE that nothing is stored under, when the settings
+ * lack the key or the base URL it would have given: most likely a typo, so say so (exit 2) rather
+ * than report the missing key. With everything from the environment, any profile name works.
+ */
+export function checkProfileExists(settings: ResolvedSettings): void {
+  if (settings.profileSource !== 'flag' && settings.profileSource !== 'env') return;
+  if (settings.apiKey !== undefined && settings.baseUrl !== undefined) return;
+  const stored = storedProfileNames(configFiles(settings.configDir));
+  if (stored.includes(settings.profile)) return;
+  const suggestion = nearestValue(settings.profile, stored);
+  const from = settings.profileSource === 'flag' ? '--profile' : 'MKT_PROFILE';
+  throw new UsageError(`no profile "${settings.profile}" is stored (${from})${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
+    hint: `${stored.length > 0 ? `Stored profiles: ${stored.join(', ')}. ` : ''}To create it: mkt auth login --profile ${settings.profile}`,
+  });
 }

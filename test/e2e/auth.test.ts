@@ -229,6 +229,49 @@ describe('mkt auth login against the sandbox', () => {
   });
 });
 
+describe('mkt auth list, and a profile that is not stored', () => {
+  async function twoProfiles(): Promise<string> {
+    const dir = tempConfigDir();
+    await mkt(['auth', 'login', '--profile', 'prod', '--no-verify', '--base-url', 'https://data.example.com'], { env: { MKT_CONFIG_DIR: dir }, input: KEY });
+    await mkt(['auth', 'login', '--profile', 'dev', '--no-verify'], { env: { MKT_CONFIG_DIR: dir }, input: OTHER_KEY });
+    return dir;
+  }
+
+  it('lists every stored profile, marks the one in use, and shows 4 characters of each key', async () => {
+    const dir = await twoProfiles();
+    const run = await mkt(['auth', 'list', '-f', 'csv'], { env: { MKT_CONFIG_DIR: dir, MKT_PROFILE: 'prod' } });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: 'profile,current,base_url,key\r\ndev,false,,…abcd\r\nprod,true,https://data.example.com,…wxyz\r\n',
+      stderr: '',
+    });
+  });
+
+  it('says how to store one when there is none', async () => {
+    const run = await mkt(['auth', 'list', '-f', 'json'], { env: { MKT_CONFIG_DIR: tempConfigDir() } });
+    expect(run).toMatchObject({ code: 0, stdout: '[]\n', stderr: 'No profile is stored: `mkt auth login` stores one.\n' });
+  });
+
+  it.each([
+    [['fees', 'NYSE', '--profile', 'prdo'], 'no profile "prdo" is stored (--profile); did you mean prod?'],
+    [['auth', 'status', '--profile', 'dve'], 'no profile "dve" is stored (--profile); did you mean dev?'],
+    [['results', '--profile', 'staging'], 'no profile "staging" is stored (--profile)'],
+  ])('suggests the stored profile closest to a typo: %j, exit 2', async (args, message) => {
+    const dir = await twoProfiles();
+    const run = await mkt(args, { env: { MKT_CONFIG_DIR: dir } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`mkt: ${message}\nStored profiles: dev, prod. To create it: mkt auth login --profile ${args.at(-1)}\n`);
+  });
+
+  it('takes any profile name when the environment gives the key and the base URL', async () => {
+    const server = await startRecordingServer();
+    servers.push(server);
+    const run = await mkt(['results', '--profile', 'ci'], { env: { MKT_CONFIG_DIR: tempConfigDir(), MKT_API_KEY: KEY, MKT_BASE_URL: server.url } });
+    expect(run.code).toBe(0);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
 describe('mkt auth status --check', () => {
   const sandbox = useSandbox({ records: 3000 });
 

@@ -79,7 +79,7 @@ const ECHO_ARGS = `mkt() { printf '<%s>' "$@"; printf '\\n'; }`;
 describe(`bash${missing('bash')}`, () => {
   it.skipIf(!HAS.bash).each([
     [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'filters', 'auth', 'config', 'completion', 'sandbox']],
-    [['mkt', 'auth', ''], ['login', 'status', 'logout']],
+    [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout']],
     [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path']],
     [['mkt', 'completion', ''], ['bash', 'zsh', 'fish']],
     [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries']],
@@ -175,7 +175,7 @@ async function zshCompletions(line: string, init?: string): Promise<string[]> {
 describe(`zsh${missing('zsh')}`, () => {
   it.skipIf(!HAS.zsh).each([
     ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'filters', 'auth', 'config', 'completion', 'sandbox']],
-    ['mkt auth ', ['login', 'status', 'logout']],
+    ['mkt auth ', ['login', 'status', 'list', 'logout']],
     ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries']],
     ['mkt results --fee-t', ['--fee-type', '--fee-trade-type']],
     ['mkt results --format=', ['table', 'json', 'ndjson', 'csv', 'parquet']],

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
+import { nearestValue } from '../../../src/nearest.js';
 import {
   collectList,
   collectValues,
   matchAllowed,
-  nearestValue,
   parseDateRange,
   parseInteger,
   parseExchangeId,
