@@ -2,6 +2,8 @@
 
 export const API_PREFIX = '/api/v1';
 export const RESULTS_PATH = `${API_PREFIX}/fee-schedule-results`;
+/** "Get Available Filters": its path is the service's public documentation's (shared/cli-contract.md, "Discovery"). */
+export const AVAILABLE_FILTERS_PATH = `${RESULTS_PATH}/filters`;
 
 /** The exchange endpoints, by the resource they return. */
 export const EXCHANGE_RESOURCES = {

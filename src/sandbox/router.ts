@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { API_PREFIX, EXCHANGE_RESOURCES, type ExchangeResource, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
+import { API_PREFIX, AVAILABLE_FILTERS_PATH, EXCHANGE_RESOURCES, type ExchangeResource, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
 import { bearerToken, serveExchange } from './exchange-routes.js';
+import { serveAvailableFilters } from './filters-route.js';
 import { detailResponse, type SandboxResponse } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
 import { ResultsRoute } from './results-route.js';
@@ -13,8 +14,8 @@ const RESOURCE_BY_PATH = new Map<string, ExchangeResource>(
 export type Router = (request: IncomingMessage, startedAt: number) => SandboxResponse;
 
 /**
- * Maps a request to the endpoint that answers it: the results path with or without its
- * trailing slash, and /exchanges/{exchange}/{resource} exactly as paths.ts spells them.
+ * Maps a request to the endpoint that answers it: the results path and its /filters with or
+ * without a trailing slash, and /exchanges/{exchange}/{resource} exactly as paths.ts spells them.
  */
 export function createRouter(seed: number, dataset: ResultsDataset): Router {
   const results = new ResultsRoute(dataset);
@@ -22,10 +23,10 @@ export function createRouter(seed: number, dataset: ResultsDataset): Router {
     if (request.method !== 'GET') return detailResponse(405, 'Method Not Allowed', { allow: 'GET' });
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
-    if (path === RESULTS_PATH || path === `${RESULTS_PATH}/`) {
-      const key = request.headers[RESULTS_KEY_HEADER];
-      return results.serve(url.searchParams, typeof key === 'string' ? key : undefined, startedAt);
-    }
+    const resultsKey = request.headers[RESULTS_KEY_HEADER];
+    const key = typeof resultsKey === 'string' ? resultsKey : undefined;
+    if (path === RESULTS_PATH || path === `${RESULTS_PATH}/`) return results.serve(url.searchParams, key, startedAt);
+    if (path === AVAILABLE_FILTERS_PATH || path === `${AVAILABLE_FILTERS_PATH}/`) return serveAvailableFilters(dataset, url.searchParams, key, startedAt);
     if (path.startsWith(EXCHANGES_PREFIX)) {
       const rest = path.slice(EXCHANGES_PREFIX.length);
       const slash = rest.indexOf('/');

@@ -33,16 +33,19 @@ export interface ResultsRequest {
   key?: string | null;
   headers?: Record<string, string>;
   trailingSlash?: boolean;
+  /** Another path under the results key's scheme (the available filters); default RESULTS_PATH. */
+  path?: string;
 }
 
-export async function getResults(
+export async function getResults<Body = FeeScheduleResultsPage>(
   sandbox: RunningSandbox,
   request: ResultsRequest = {},
-): Promise<Answer<FeeScheduleResultsPage>> {
+): Promise<Answer<Body>> {
   const key = request.key === undefined ? sandbox.keys.api_key : request.key;
   const headers: Record<string, string> = { ...request.headers };
   if (key !== null) headers[RESULTS_KEY_HEADER] = key;
-  const path = request.trailingSlash ? `${RESULTS_PATH}/` : RESULTS_PATH;
+  const base = request.path ?? RESULTS_PATH;
+  const path = request.trailingSlash ? `${base}/` : base;
   return answer(await fetch(`${sandbox.url}${path}${queryString(request.query ?? {})}`, { headers }));
 }
 
