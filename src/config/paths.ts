@@ -45,3 +45,23 @@ export function configFiles(dir: string): ConfigFiles {
     credentials: path.join(dir, `${CONFIG_NAMES.credentials}.json`),
   };
 }
+
+/**
+ * Where `mkt` keeps what it can fetch again (the exchange list): `MKT_CACHE_DIR` if set; else the
+ * OS cache directory — `$XDG_CACHE_HOME/mkt` or `~/.cache/mkt` on Linux and other Unixes,
+ * `~/Library/Caches/mkt` on macOS, `%LOCALAPPDATA%\mkt\Cache` on Windows.
+ */
+export function cacheDirectory(
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform = process.platform,
+  home: string = homedir(),
+): string {
+  const override = env.MKT_CACHE_DIR?.trim();
+  if (override) return path.resolve(override);
+  if (platform === 'win32') {
+    return path.win32.join(env.LOCALAPPDATA || path.win32.join(home, 'AppData', 'Local'), 'mkt', 'Cache');
+  }
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Caches', 'mkt');
+  const xdg = env.XDG_CACHE_HOME;
+  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.cache'), 'mkt');
+}

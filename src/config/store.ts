@@ -199,7 +199,7 @@ async function update(
  * a reader, or a crash, sees the old content or the new, never half of it. The mode is set
  * explicitly, so that neither the umask nor a file opened up by hand (0644 credentials) survives.
  */
-function replaceFile(file: string, text: string, mode: number): void {
+export function replaceFile(file: string, text: string, mode: number): void {
   const temp = `${file}.${process.pid}.tmp`;
   rmSync(temp, { force: true }); // left by a writer that crashed with our pid: never reuse its mode
   const fd = openSync(temp, 'wx', mode);
@@ -223,7 +223,7 @@ function replaceFile(file: string, text: string, mode: number): void {
  * `mkdirSync(dir, { recursive: true })`: under /proc it gets ENOENT for a parent that exists and
  * retries for ever (Node 20). Returns whether this call created `dir`.
  */
-function makeDirectory(dir: string): boolean {
+export function makeDirectory(dir: string): boolean {
   try {
     return makeOneDirectory(dir);
   } catch (error) {

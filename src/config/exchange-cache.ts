@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { makeDirectory, replaceFile } from './store.js';
+
+/** An exchange as `mkt exchanges` lists it: the identifier, and the name where the service gives one. */
+export interface KnownExchange {
+  id: string;
+  name: string | null;
+}
+
+/** What `mkt exchanges` found, kept per profile for completion and did-you-mean. */
+export interface ExchangeList {
+  /** Where the list came from: the service's available filters, or the mirror. */
+  source: 'service' | 'mirror';
+  /** ISO 8601, when it was read. */
+  fetchedAt: string;
+  exchanges: KnownExchange[];
+}
+
+/** `<cache>/exchanges/<profile>.json`: profile names are safe file names (src/config/settings.ts). */
+export function exchangeListFile(cacheDir: string, profile: string): string {
+  return path.join(cacheDir, 'exchanges', `${profile}.json`);
+}
+
+/**
+ * The cached list, or undefined when there is none or it cannot be read: a cache is never worth
+ * an error, and `mkt exchanges --refresh` writes it again.
+ */
+export function readExchangeList(cacheDir: string, profile: string): ExchangeList | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(exchangeListFile(cacheDir, profile), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const list = parsed as Partial<ExchangeList> | null;
+  if (typeof list !== 'object' || list === null || !Array.isArray(list.exchanges)) return undefined;
+  const exchanges = list.exchanges.filter(
+    (entry): entry is KnownExchange => typeof entry?.id === 'string' && (entry.name === null || typeof entry.name === 'string'),
+  );
+  return {
+    source: list.source === 'mirror' ? 'mirror' : 'service',
+    fetchedAt: typeof list.fetchedAt === 'string' ? list.fetchedAt : '',
+    exchanges,
+  };
+}
+
+/** Replaces the cached list whole (a reader sees the old list or the new one). */
+export function writeExchangeList(cacheDir: string, profile: string, list: ExchangeList): void {
+  const file = exchangeListFile(cacheDir, profile);
+  makeDirectory(path.dirname(file));
+  replaceFile(file, `${JSON.stringify(list)}\n`, 0o600);
+}
