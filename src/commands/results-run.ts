@@ -1,8 +1,10 @@
+import { fstatSync } from 'node:fs';
 import type { Context } from '../context.js';
+import type { Format } from '../formats.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../api/walk.js';
 import { createProgress } from '../io/progress.js';
-import { writeDataset } from '../output/write.js';
+import { type WriteOptions, writeDataset } from '../output/write.js';
 import { outputOptions } from './output-options.js';
 import type { ResultsQuery } from '../api/filters.js';
 
@@ -34,13 +36,13 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const walking = request.all || request.limit !== undefined;
   const progress = await createProgress({
     stream: deps.stderr,
-    enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true,
+    enabled: walking && deps.stderr.isTTY === true && globals.quiet !== true && dataWaitsForTheWalk(output),
     color: context.stderrColor,
     now: deps.now,
   });
   const startedAt = deps.now();
   let pages = 0;
-  const batches = walkResults(client, request.query, {
+  const walk = walkResults(client, request.query, {
     all: request.all,
     limit: request.limit,
     allowDrift: request.allowDrift,
@@ -54,7 +56,8 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     const written = await writeDataset(
       {
         shape: 'list',
-        batches,
+        // The spinner goes once the walk is over: before a table reaches the terminal.
+        batches: thenRun(walk, () => progress.clear()),
         columns: FEE_SCHEDULE_RESULT_FIELDS,
         select: globals.columns,
         tableColumns: RESULTS_TABLE_COLUMNS,
@@ -65,7 +68,32 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
     const target = written.path ? ` to ${written.path}` : '';
     progress.finish(`${written.records} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
   } catch (error) {
-    progress.fail();
+    progress.clear();
     throw error;
+  }
+}
+
+/** The batches, then `done` once the last is taken. */
+async function* thenRun<T>(batches: AsyncIterable<T>, done: () => void): AsyncGenerator<T> {
+  yield* batches;
+  done();
+}
+
+/**
+ * Whether the data reaches stdout only once the walk is over, so that progress on stderr cannot
+ * land among it: written to a file (`-o`, or stdout redirected to one), or a table, which is
+ * drawn when every row is in. Anything else streaming to the terminal would be interleaved with
+ * the spinner, and a pipe may well end on the terminal too (`mkt … | head`).
+ */
+function dataWaitsForTheWalk(output: WriteOptions & { format: Format }): boolean {
+  if (output.outputPath !== undefined) return true;
+  if (output.stdout.isTTY === true) return output.format === 'table';
+  const fd = (output.stdout as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return false;
+  try {
+    const stats = fstatSync(fd);
+    return stats.isFile() || stats.isCharacterDevice(); // `> file`, `> /dev/null`
+  } catch {
+    return false;
   }
 }

@@ -12,8 +12,8 @@ export interface Progress {
   update(state: ProgressState): void;
   /** Clears the spinner and prints the one-line summary in its place. */
   finish(summary: string): void;
-  /** Clears the spinner; the error is reported elsewhere. */
-  fail(): void;
+  /** Clears the spinner for good: before data reaches the terminal, or after an error. */
+  clear(): void;
 }
 
 export interface ProgressOptions {
@@ -27,7 +27,7 @@ export interface ProgressOptions {
   now?: () => number;
 }
 
-const SILENT: Progress = { update() {}, finish() {}, fail() {} };
+const SILENT: Progress = { update() {}, finish() {}, clear() {} };
 
 function describe(state: ProgressState, recordsPerSecond: number): string {
   const pages = state.totalPages === undefined ? `page ${state.page}` : `page ${state.page}/${state.totalPages}`;
@@ -61,7 +61,7 @@ export async function createProgress(options: ProgressOptions): Promise<Progress
       spinner.stop();
       options.stream.write(`${summary}\n`);
     },
-    fail() {
+    clear() {
       spinner.stop();
     },
   };

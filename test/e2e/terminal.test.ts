@@ -66,6 +66,29 @@ describe(`on a terminal${SKIPPED}`, () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(650);
   });
 
+  const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
+
+  onTerminal('NDJSON to the terminal gets no spinner among its lines', async () => {
+    const output = stripAnsi(await runOnTerminal(['results', '--all', '-f', 'ndjson', '--columns', 'id'], { columns: 80 }));
+    expect(output).not.toMatch(SPINNER);
+    expect(output.split('\n').filter((line) => line.startsWith('{"id":'))).toHaveLength(650);
+  });
+
+  onTerminal('piped into head, no spinner lands in the data and no count is claimed', async () => {
+    const output = stripAnsi(await runOnTerminal(['results', '--all', '-f', 'ndjson', '--columns', 'id'], { columns: 80, pipeTo: ['head', '-3'] }));
+    expect(output).not.toMatch(SPINNER);
+    expect(output).not.toMatch(/records from/);
+    expect(output.trimEnd().split('\n')).toHaveLength(3);
+  });
+
+  onTerminal('a table is drawn after the spinner is gone, then the summary', async () => {
+    const output = stripAnsi(await runOnTerminal(['results', '--all', '--columns', 'id'], { columns: 80 }));
+    const table = output.slice(output.indexOf('┌'));
+    expect(table).not.toMatch(SPINNER);
+    expect(table.split('\n')[0]).toMatch(/^┌─+┐$/);
+    expect(table.trimEnd().split('\n').at(-1)).toMatch(/^650 records from 7 pages in \d+\.\d s$/);
+  });
+
   onTerminal('--quiet shows nothing at all', async () => {
     const file = join(tempConfigDir(), 'fees.json');
     expect(await runOnTerminal(['results', '--all', '--quiet', '-o', file], { columns: 80 })).toBe('');

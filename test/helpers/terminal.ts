@@ -23,11 +23,16 @@ function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 }
 
 /**
- * Runs mkt with stdout and stderr on one pseudo-terminal `columns` wide, and returns what the
- * terminal received. Output post-processing (`\n` → `\r\n`) is off, so lines split on `\n`.
+ * Runs mkt with stdout and stderr on one pseudo-terminal `columns` wide (with `pipeTo`, stdout
+ * goes through that command first, as in `mkt … | head -3`), and returns what the terminal received. Output post-processing (`\n` → `\r\n`) is off, so lines split on `\n`.
  */
-export function runOnTerminal(args: readonly string[], options: { columns: number; env?: Record<string, string> }): Promise<string> {
-  const command = `stty cols ${options.columns} rows 50 -onlcr; exec ${[process.execPath, MKT_BIN, ...args].map(quote).join(' ')}`;
+export function runOnTerminal(
+  args: readonly string[],
+  options: { columns: number; env?: Record<string, string>; pipeTo?: readonly string[] },
+): Promise<string> {
+  const mkt = [process.execPath, MKT_BIN, ...args].map(quote).join(' ');
+  const run = options.pipeTo ? `${mkt} | ${options.pipeTo.map(quote).join(' ')}` : `exec ${mkt}`;
+  const command = `stty cols ${options.columns} rows 50 -onlcr; ${run}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env: userEnv(options.env ?? {}) });
     let output = '';

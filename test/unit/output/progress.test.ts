@@ -11,7 +11,7 @@ describe('createProgress', () => {
     const progress = await createProgress({ stream: stderr, enabled: false });
     progress.update({ page: 1, totalPages: 2, records: 100 });
     progress.finish('200 records from 2 pages in 0.1 s');
-    progress.fail();
+    progress.clear();
     expect(stderr.chunks).toHaveLength(0);
   });
 
@@ -31,7 +31,7 @@ describe('createProgress', () => {
     const progress = await createProgress({ stream: stderr, enabled: true, color: false });
     progress.update({ page: 1, records: 100 });
     const beforeFail = stderr.text().length;
-    progress.fail();
+    progress.clear();
     expect(stderr.text()).toContain('page 1 · 100 records');
     expect(stderr.text().slice(beforeFail)).toContain(CLEAR_LINE);
     expect(stderr.text()).not.toMatch(/records from/);
