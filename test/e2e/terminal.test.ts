@@ -21,7 +21,7 @@ const serviceEnv = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sand
 const ESC = '\u001b';
 
 /** On a pseudo-terminal, against the sandbox. */
-const runOnTerminal = (args: string[], options: { columns: number; env?: Record<string, string> }): Promise<string> =>
+const runOnTerminal = (args: string[], options: { columns: number; env?: Record<string, string>; pipeTo?: string[] }): Promise<string> =>
   runOnPty(args, { ...options, env: { ...serviceEnv(), ...options.env } });
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
