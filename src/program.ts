@@ -7,6 +7,7 @@ import { collectList, parseOutputPath } from './commands/flag-values.js';
 import { VERSION } from './version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
+import { registerExchangesCommand } from './commands/exchanges.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -160,6 +161,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   program.commandsGroup('Data commands:');
   registerExchangeCommands(program, contextFor);
   registerResultsCommand(program, contextFor);
+  registerExchangesCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);

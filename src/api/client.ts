@@ -10,7 +10,7 @@ import {
 import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
-import { type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from './paths.js';
+import { AVAILABLE_FILTERS_PATH, type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from './paths.js';
 import { checkResultsPage } from './results-page.js';
 import { toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
@@ -23,6 +23,11 @@ export interface ServiceClient {
   fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
   /** GET /api/v1/fee-schedule-results: one page, its envelope checked (src/api/results-page.ts). */
   fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage>;
+  /**
+   * GET /api/v1/fee-schedule-results/filters ("Get Available Filters"): the body as the service
+   * sent it, or undefined when the service does not answer that operation (404, 405).
+   */
+  fetchAvailableFilters(): Promise<unknown>;
 }
 
 export interface ClientAuth {
@@ -86,7 +91,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
             hint:
               upper !== exchange
                 ? `Exchange identifiers are upper case: did you mean ${upper}?`
-                : 'Check the identifier (e.g. NYSE, CBOE, IEX); `mkt results` shows the exchanges your key reaches.',
+                : 'Check the identifier: `mkt exchanges` lists the exchanges your key reaches.',
           });
         }
         throw withServiceDetail(error);
@@ -106,6 +111,19 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         throw withServiceDetail(error);
       }
       return checkResultsPage(body, { host: transport.host, key: apiKey, page: query.page_number ?? 0 });
+    },
+
+    async fetchAvailableFilters() {
+      try {
+        return await transport.getJson(AVAILABLE_FILTERS_PATH, new URLSearchParams(), resultsKey);
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw exhausted(error);
+        if (error.status === 401) throw rejectedKey();
+        if (error.status === 403) throw new AuthError('your key is not licensed for the available filters (403)');
+        // The document names the operation but not its path: a service without it is not an error.
+        if (error.status === 404 || error.status === 405) return undefined;
+        throw withServiceDetail(error);
+      }
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Context } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
 import { inOneBatch, type JsonObject } from '../output/exporter.js';
 import { stdoutTarget, writeDataset } from '../output/write.js';
+import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 import { renderExchangeView } from '../output/views/index.js';
 
@@ -15,6 +16,7 @@ export async function runExchangeCommand(context: Context, request: ExchangeRequ
   const { globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
+  await warnOfUnknownExchanges(context, [request.exchange]);
   const client = await context.client();
   const body = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
 

@@ -5,6 +5,7 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { walkResults } from '../api/walk.js';
 import { createProgress } from '../io/progress.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
+import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 import type { ResultsQuery } from '../api/filters.js';
 
@@ -32,6 +33,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
+  await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
   const client = await context.client();
   const walking = request.all || request.limit !== undefined;
   const progress = await createProgress({

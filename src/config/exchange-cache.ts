@@ -2,10 +2,19 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeDirectory, replaceFile } from './store.js';
 
-/** An exchange as `mkt exchanges` lists it: the identifier, and the name where the service gives one. */
+/** An exchange as `mkt exchanges` lists it: the identifier, and its name and records where the service gives them. */
 export interface KnownExchange {
   id: string;
   name: string | null;
+  records: number | null;
+}
+
+/**
+ * What an identifier from the service must look like to be kept: a plain token. Completion
+ * scripts hand the list to the shell, where `$(…)` or a space would be more than a word.
+ */
+export function isExchangeId(value: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value);
 }
 
 /** What `mkt exchanges` found, kept per profile for completion and did-you-mean. */
@@ -35,9 +44,13 @@ export function readExchangeList(cacheDir: string, profile: string): ExchangeLis
   }
   const list = parsed as Partial<ExchangeList> | null;
   if (typeof list !== 'object' || list === null || !Array.isArray(list.exchanges)) return undefined;
-  const exchanges = list.exchanges.filter(
-    (entry): entry is KnownExchange => typeof entry?.id === 'string' && (entry.name === null || typeof entry.name === 'string'),
-  );
+  const exchanges = list.exchanges
+    .filter((entry) => typeof entry?.id === 'string' && isExchangeId(entry.id))
+    .map((entry) => ({
+      id: entry.id,
+      name: typeof entry.name === 'string' ? entry.name : null,
+      records: Number.isSafeInteger(entry.records) ? entry.records : null,
+    }));
   return {
     source: list.source === 'mirror' ? 'mirror' : 'service',
     fetchedAt: typeof list.fetchedAt === 'string' ? list.fetchedAt : '',

@@ -104,7 +104,7 @@ describe('exit codes against the sandbox', () => {
     const run = await mkt(['fees', 'NOPE']);
     expect(run).toMatchObject({ code: 4, stdout: '' });
     expect(run.stderr).toBe(
-      'mkt: unknown exchange NOPE (404)\nCheck the identifier (e.g. NYSE, CBOE, IEX); `mkt results` shows the exchanges your key reaches.\n',
+      'mkt: unknown exchange NOPE (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n',
     );
   });
 

@@ -75,7 +75,7 @@ describe('an exchange the service does not know', () => {
     expect(run).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'mkt: unknown exchange NOPE (404)\nCheck the identifier (e.g. NYSE, CBOE, IEX); `mkt results` shows the exchanges your key reaches.\n',
+      stderr: 'mkt: unknown exchange NOPE (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n',
     });
   });
 });

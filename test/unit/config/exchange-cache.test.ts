@@ -8,7 +8,7 @@ import { tempDir } from '../../helpers/temp-dir.js';
 describe('the cached exchange list', () => {
   it('is read back as written, per profile', () => {
     const dir = tempDir('mkt-cache-');
-    const list = { source: 'service' as const, fetchedAt: '2026-11-23T00:00:00.000Z', exchanges: [{ id: 'NYSE', name: 'New York Stock Exchange' }, { id: 'IEX', name: null }] };
+    const list = { source: 'service' as const, fetchedAt: '2026-11-23T00:00:00.000Z', exchanges: [{ id: 'NYSE', name: 'New York Stock Exchange', records: 12 }, { id: 'IEX', name: null, records: null }] };
     writeExchangeList(dir, 'prod', list);
     expect(readExchangeList(dir, 'prod')).toEqual(list);
     expect(readExchangeList(dir, 'default')).toBeUndefined();
@@ -19,8 +19,8 @@ describe('the cached exchange list', () => {
     mkdirSync(join(dir, 'exchanges'));
     writeFileSync(exchangeListFile(dir, 'a'), '{"exchanges": [');
     expect(readExchangeList(dir, 'a')).toBeUndefined();
-    writeFileSync(exchangeListFile(dir, 'b'), '{"exchanges": [{"id": "NYSE", "name": null}, {"id": 3}, null, "IEX"]}');
-    expect(readExchangeList(dir, 'b')).toEqual({ source: 'service', fetchedAt: '', exchanges: [{ id: 'NYSE', name: null }] });
+    writeFileSync(exchangeListFile(dir, 'b'), '{"exchanges": [{"id": "NYSE", "name": null}, {"id": 3}, null, "IEX", {"id": "$(rm -rf ~)"}]}');
+    expect(readExchangeList(dir, 'b')).toEqual({ source: 'service', fetchedAt: '', exchanges: [{ id: 'NYSE', name: null, records: null }] });
   });
 
   it.each([

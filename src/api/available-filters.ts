@@ -1,0 +1,42 @@
+import type { KnownExchange } from '../config/exchange-cache.js';
+import { isExchangeId } from '../config/exchange-cache.js';
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The first of `names` that `entry` holds as a string. */
+function stringField(entry: Record<string, unknown>, names: readonly string[]): string | undefined {
+  for (const name of names) if (typeof entry[name] === 'string') return entry[name] as string;
+  return undefined;
+}
+
+/** A record count, where an entry gives one. */
+function countField(entry: Record<string, unknown>): number | null {
+  for (const name of ['total_records', 'records', 'count']) {
+    const value = entry[name];
+    if (Number.isSafeInteger(value) && (value as number) >= 0) return value as number;
+  }
+  return null;
+}
+
+/**
+ * The exchanges in an answer of "Get Available Filters": `data.exchange_names`, as identifiers
+ * (shared/cli-contract.md) or, should the service send them so, as objects that also give a
+ * name and a count. Undefined when the answer has another shape. An identifier that is not a
+ * plain token (letters, digits, `.`, `_`, `-`) is dropped: it ends up in shell completion.
+ */
+export function exchangesOf(body: unknown): { exchanges: KnownExchange[]; dropped: number } | undefined {
+  const entries = isObject(body) && isObject(body.data) ? body.data.exchange_names : undefined;
+  if (!Array.isArray(entries)) return undefined;
+  const exchanges = new Map<string, KnownExchange>();
+  let dropped = 0;
+  for (const entry of entries) {
+    const id = typeof entry === 'string' ? entry : isObject(entry) ? stringField(entry, ['exchange_name', 'id', 'exchange']) : undefined;
+    if (id === undefined || !isExchangeId(id)) {
+      dropped++;
+      continue;
+    }
+    const name = isObject(entry) ? (stringField(entry, ['name', 'supplier_name']) ?? null) : null;
+    exchanges.set(id, { id, name, records: isObject(entry) ? countField(entry) : null });
+  }
+  return { exchanges: [...exchanges.values()], dropped };
+}
