@@ -99,33 +99,35 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     expect(rowCells(screen).map((cells) => cells[7])).toEqual(records.map((record) => record.scraped_time));
   });
 
-  onTerminal.each([
-    [60, 'vertical'],
-    [80, 'vertical'],
-    [100, 'vertical'],
-    [200, 'table'],
-  ] as const)('--columns id,fee_amount,scraped_time,version_id at %i columns: exactly those, under their names, whole (%s)', async (width, layout) => {
+  onTerminal('--columns id,fee_amount,scraped_time,version_id: exactly those, under their names, whole; vertical until 200 columns', async () => {
     const args = ['results', '--page-size', '5', '--columns', 'id,fee_amount,scraped_time,version_id'];
     const records = await json<FeeScheduleResult[]>(args);
-    const screen = await onPty(args, width);
-    fitsWithin(screen, width);
-    expect(screen).not.toContain('…');
-    if (layout === 'table') expect(headers(screen)).toEqual(['id', 'fee_amount', 'scraped_time', 'version_id']);
-    else expect(screen).toMatch(/^─\[ record 1 \]─+\nid {2,}\S+\nfee_amount {2,}\S+\nscraped_time {2,}\S+\nversion_id {2,}\S+$/m);
-    for (const record of records) for (const value of [record.id, record.fee_amount, record.scraped_time, record.version_id]) expect(screen).toContain(value);
+    for (const width of [60, 80, 100, 200]) {
+      const screen = await onPty(args, width);
+      fitsWithin(screen, width);
+      expect(screen).not.toContain('…');
+      if (width === 200) expect(headers(screen)).toEqual(['id', 'fee_amount', 'scraped_time', 'version_id']);
+      else expect(screen).toMatch(/^─\[ record 1 \]─+\nid {2,}\S+\nfee_amount {2,}\S+\nscraped_time {2,}\S+\nversion_id {2,}\S+$/m);
+      for (const record of records) for (const value of [record.id, record.fee_amount, record.scraped_time, record.version_id]) expect(screen).toContain(value);
+    }
   });
 });
 
 describe('mkt results, in process as a terminal', () => {
-  it.each([60, 80, 100, 200])('--columns fee_amount,fee_notes at %i columns: notes cut with … where they must, amounts whole', async (width) => {
-    const args = ['results', '--page-size', '10', '--columns', 'fee_amount,fee_notes'];
+  it('many --columns at 60, 80, 100 and 200 columns: amounts always whole, free text cut only in a table', async () => {
+    const args = ['results', '--page-size', '10', '--columns', 'fee_amount,fee_notes,fee_conditions,fee_exclusions,fee_extra_info'];
     const records = await json<FeeScheduleResult[]>(args);
-    const screen = await onTty(args, width);
-    fitsWithin(screen, width);
-    expect(headers(screen)).toEqual(['fee_amount', 'fee_notes']);
-    expect(rowCells(screen).map((cells) => cells[0])).toEqual(records.map((record) => record.fee_amount));
-    const longest = Math.max(...records.map((record) => displayWidth(record.fee_notes ?? '')));
-    expect(screen.includes('…')).toBe(longest > width - 'fee_amount'.length - 7);
+    for (const width of [60, 80, 100, 200]) {
+      const screen = await onTty(args, width);
+      fitsWithin(screen, width);
+      const vertical = screen.startsWith('─[ record 1 ]');
+      const amounts = vertical
+        ? linesOf(screen).filter((line) => line.startsWith('fee_amount')).map((line) => line.replace(/^fee_amount +/, ''))
+        : rowCells(screen).map((cells) => cells[0]);
+      expect(amounts).toEqual(records.map((record) => record.fee_amount));
+      if (vertical) expect(screen).not.toContain('…');
+      else expect(headers(screen)).toEqual(['fee_amount', 'fee_notes', 'fee_conditions', 'fee_exclusions', 'fee_extra_info']);
+    }
   });
 
   it('the vertical layout wraps a long value to the width, leaving nothing out', async () => {
@@ -174,12 +176,16 @@ describe('the exchange tables at 80 columns', () => {
     }
   });
 
-  it('rules CBOE: the tick size as written, nothing cut', async () => {
+  it('rules CBOE: the tick size as written, nothing cut, also where the values must wrap', async () => {
     const body = await json<{ rules: { tick_size: number } }>(['rules', 'CBOE']);
     const screen = await onTty(['rules', 'CBOE'], 80);
     fitsWithin(screen, 80);
     expect(screen).not.toContain('…');
     expect(screen).toMatch(new RegExp(`│ Tick size +│ ${JSON.stringify(body.rules.tick_size)} +│`));
+    const narrow = await onTty(['rules', 'CBOE'], 40);
+    fitsWithin(narrow, 40);
+    expect(narrow).not.toContain('…');
+    expect(narrow).toContain('│ Circuit breaker level 1 │');
   });
 
   it('order-types IEX: descriptions wrap whole', async () => {
@@ -208,11 +214,12 @@ describe('the exchange tables at 80 columns', () => {
     }
   });
 
-  it('historical: a body of another shape is written as the generic table', async () => {
+  it('historical: the sandbox shape has its view; a body of another shape is written as the generic table', async () => {
     const write = async (body: unknown) => {
       const stream = new MemoryStream();
       return { rendered: await renderExchangeView('historical', body, { stream, isTTY: true, width: 80, color: false }), text: stream.text() };
     };
+    expect((await write(await json<HistoricalFeeSchedules>(['historical', 'NYSE']))).rendered).toBe(true);
     expect(await write({ exchange: 'NYSE', schedules: [] })).toEqual({ rendered: false, text: '' });
     expect(await write({ exchange: 'NYSE', fee_schedules: [{ effective_date: '2024-01-01', fee_schedule: { maker_fee: 'x' } }] })).toEqual({ rendered: false, text: '' });
     expect(await write({ exchange: 'NYSE', fee_schedules: [{ effective_date: '2024-01-01', fee_schedule: { maker_fee: null, taker_fee: 1, tier_thresholds: {} }, last_updated: 'x' }] })).toEqual({ rendered: false, text: '' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import type { OutputTarget, TableColumn } from '../../../src/output/exporter.js';
 import { cellText, fitColumnWidths } from '../../../src/output/grid.js';
-import { displayWidth, truncateToWidth } from '../../../src/output/text-width.js';
+import { displayWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text-width.js';
 import { renderExchangeView } from '../../../src/output/views/index.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
 import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, RULES } from './helpers.js';
@@ -116,6 +116,27 @@ describe('truncateToWidth', () => {
   ])('cuts %j to %i cells as %j', (text, width, cut) => {
     expect(truncateToWidth(text, width)).toBe(cut);
     expect(displayWidth(cut)).toBeLessThanOrEqual(width);
+  });
+
+  it.each([
+    ['≥ 50,000,000 shares ADV', 8, '≥ …'],
+    ['≥ 50,000,000 shares ADV', 16, '≥ 50,000,000 sh…'],
+    ['Excludes securities priced below $1.00', 37, 'Excludes securities priced below …'],
+    ['$0.0030', 5, '…'],
+  ])('never splits a word holding a digit: %j at %i cells is %j', (text, width, cut) => {
+    expect(truncateToWidth(text, width)).toBe(cut);
+  });
+});
+
+describe('wrapToWidth', () => {
+  it.each([
+    ['Port Fees And Other Services', 28, 0, ['Port Fees And Other Services']],
+    ['Port Fees And Other Services', 18, 0, ['Port Fees And', 'Other Services']],
+    ['Port Fees And Other Services', 18, 2, ['Port Fees And', '  Other Services']],
+    ['2025-06-25T23:06:49.121168+00:00', 12, 0, ['2025-06-25T2', '3:06:49.1211', '68+00:00']],
+    ['two  spaces kept', 12, 0, ['two  spaces', 'kept']],
+  ])('wraps %j to %i cells (hanging %i) as %j', (text, width, hang, lines) => {
+    expect(wrapToWidth(text, width, hang)).toEqual(lines);
   });
 });
 
