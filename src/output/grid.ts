@@ -129,20 +129,23 @@ function rowLayout(columns: readonly GridColumn[], natural: readonly number[], a
       available,
     );
     if (widths) return { shown, widths };
-    let lowest: number | undefined;
-    for (const [position, index] of shown.entries()) {
-      const priority = columns[index]?.priority;
-      if (priority !== undefined && (lowest === undefined || priority < (columns[shown[lowest] as number]?.priority as number))) lowest = position;
-    }
-    if (lowest === undefined) return undefined;
-    shown.splice(lowest, 1);
+    const optional = shown.filter((index) => columns[index]?.priority !== undefined);
+    if (optional.length === 0) return undefined;
+    const lowest = optional.reduce((low, index) => ((columns[index]?.priority as number) < (columns[low]?.priority as number) ? index : low));
+    shown.splice(shown.indexOf(lowest), 1);
   }
 }
 
+/** Every column cut down as far as MIN_COLUMN_WIDTH: a headerless table narrower than any layout. */
+function squeezedLayout(columns: readonly GridColumn[], natural: readonly number[], available: number): RowLayout {
+  const minimum = natural.map((width) => Math.min(width, MIN_COLUMN_WIDTH));
+  return { shown: columns.map((_, index) => index), widths: fitColumnWidths(natural, minimum, available) ?? minimum };
+}
+
 /** A cell's lines at `width`: wrapped, cut or whole, as its column fits. */
-function cellLines(text: GridText | undefined, column: GridColumn, width: number): readonly string[] {
+function cellLines(text: GridText | undefined, fit: ColumnFit | undefined, width: number): readonly string[] {
   const lines = linesOf(text);
-  switch (column.fit ?? 'cut') {
+  switch (fit ?? 'cut') {
     case 'whole':
       return lines;
     case 'cut':
@@ -169,7 +172,7 @@ export function* gridLines(columns: readonly GridColumn[], body: GridBody, targe
     return widest;
   });
   let layout: RowLayout = { shown: columns.map((_, index) => index), widths: natural };
-  let shownColumns = columns;
+  let fits = (index: number): ColumnFit | undefined => columns[index]?.fit;
   if (target.isTTY && target.width) {
     const fitted = rowLayout(columns, natural, target.width);
     if (fitted) {
@@ -178,16 +181,15 @@ export function* gridLines(columns: readonly GridColumn[], body: GridBody, targe
       yield* verticalLines(head, body, target, target.width);
       return;
     } else {
-      // Narrower than any layout: every column is cut.
-      shownColumns = columns.map((column) => ({ ...column, fit: 'cut' }));
-      layout.widths = fitColumnWidths(natural, natural.map((width) => Math.min(width, MIN_COLUMN_WIDTH)), target.width) ?? natural.map((width) => Math.min(width, MIN_COLUMN_WIDTH));
+      layout = squeezedLayout(columns, natural, target.width);
+      fits = () => 'cut';
     }
   }
   const { shown, widths } = layout;
   const rule = (left: string, middle: string, right: string): string =>
     `${left}${widths.map((width) => '─'.repeat(width + CELL_PADDING)).join(middle)}${right}`;
   function* row(texts: readonly (GridText | undefined)[], style: (column: number) => Style | undefined): Generator<string> {
-    const cells = shown.map((index, position) => cellLines(texts[index], shownColumns[index] as GridColumn, widths[position] as number));
+    const cells = shown.map((index, position) => cellLines(texts[index], fits(index), widths[position] as number));
     const height = Math.max(...cells.map((lines) => lines.length));
     for (let line = 0; line < height; line++) {
       const parts = shown.map((index, position) => {
