@@ -171,7 +171,7 @@ complete -c mkt -f
 complete -c mkt -n '__mkt_in \'\'' -a fees -d 'Show an exchange\'s fee schedule: maker and taker fees, and the volume tiers.'
 complete -c mkt -n '__mkt_in \'\'' -a rules -d 'Show an exchange\'s rules: trading hours, tick and lot size, circuit breakers.'
 complete -c mkt -n '__mkt_in \'\'' -a order-types -d 'Show the order types an exchange supports.'
-complete -c mkt -n '__mkt_in \'\'' -a historical -d 'Show an exchange\'s fee schedules over a period, or every one the service keeps when no date is given. The service does not document the shape of this answer: JSON passes it through unchanged, table and CSV flatten it as best they can.'
+complete -c mkt -n '__mkt_in \'\'' -a historical -d 'Show an exchange\'s fee schedules over a period, or every one the service keeps when no date is given. The service does not document the shape of this answer: JSON passes it through unchanged; the table shows one row per effective date when the answer holds fee_schedules, as the sandbox\'s does, and otherwise flattens it as CSV does.'
 complete -c mkt -n '__mkt_in \'\'' -a results -d 'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. One page by default; --all walks every page, --limit N stops after N records.'
 complete -c mkt -n '__mkt_in \'\'' -a exchanges -d 'List the exchanges your key reaches: identifiers, and names and record counts where the service gives them. Kept per profile for completion and did-you-mean; read again with --refresh.'
 complete -c mkt -n '__mkt_in \'\'' -a filters -d 'List the allowed values of every results filter (matched case-insensitively). Answered offline.'

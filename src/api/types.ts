@@ -72,6 +72,19 @@ export interface ExchangeOrderTypes {
   last_updated: string;
 }
 
+/**
+ * GET /api/v1/exchanges/{exchange}/fees/historical as the sandbox answers it. The service
+ * document does not show this shape (see docs/sandbox.md): the query echoed, and every schedule
+ * in force at some moment of the period, oldest first. The client reads it only for its table
+ * view, which falls back to the generic table when a body is of another shape.
+ */
+export interface HistoricalFeeSchedules {
+  exchange: string;
+  start_date: string | null;
+  end_date: string | null;
+  fee_schedules: ExchangeFeeSchedule[];
+}
+
 /** One fee or rebate line item (GET /api/v1/fee-schedule-results). Field order is the document's. */
 export interface FeeScheduleResult {
   id: string;

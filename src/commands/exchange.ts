@@ -66,8 +66,9 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
     .command('historical')
     .description(
       "Show an exchange's fee schedules over a period, or every one the service keeps when no date is given. "
-        + 'The service does not document the shape of this answer: JSON passes it through unchanged, table '
-        + 'and CSV flatten it as best they can.',
+        + 'The service does not document the shape of this answer: JSON passes it through unchanged; the table '
+        + 'shows one row per effective date when the answer holds fee_schedules, as the sandbox\'s does, and '
+        + 'otherwise flattens it as CSV does.',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .optionsGroup('Period:')

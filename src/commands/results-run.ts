@@ -4,6 +4,7 @@ import type { Format } from '../formats.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { type WalkProgress, walkResults } from '../api/walk.js';
 import { createProgress } from '../io/progress.js';
+import type { TableColumn } from '../output/exporter.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
@@ -17,17 +18,22 @@ export interface ResultsRequest {
   allowDrift: boolean;
 }
 
-/** What a results table shows when --columns does not say: what an analyst reads first. */
-const RESULTS_TABLE_COLUMNS = [
-  'exchange_name',
-  'fee_type',
-  'fee_category',
-  'fee_action',
-  'fee_participant',
-  'fee_symbol_type',
-  'fee_amount',
-  'scraped_time',
-] as const;
+/**
+ * What a results table shows when --columns does not say, in this order, under short headers.
+ * Exchange, type, category, action, participant and amount say what a line item is: they are
+ * always shown, and when they cannot fit in a row the table turns vertical. Then, room
+ * permitting, when it was scraped (priority 2) and the symbol type (priority 1, left out first).
+ */
+const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
+  { name: 'exchange_name', header: 'Exchange' },
+  { name: 'fee_type', header: 'Type' },
+  { name: 'fee_category', header: 'Category' },
+  { name: 'fee_action', header: 'Action' },
+  { name: 'fee_participant', header: 'Participant' },
+  { name: 'fee_symbol_type', header: 'Symbol type', priority: 1 },
+  { name: 'fee_amount', header: 'Amount' },
+  { name: 'scraped_time', header: 'Scraped', priority: 2 },
+];
 
 export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
   const { deps, globals } = context;

@@ -31,8 +31,18 @@ export interface Dataset<Item extends object = object> {
   columns?: readonly Column[];
   /** `--columns`: which fields, in which order, in every format. Dotted names reach nested fields. */
   select?: readonly string[];
-  /** Table format only: the columns shown when `select` is absent. */
-  tableColumns?: readonly string[];
+  /** Table format only: the columns shown when `select` is absent, with their headers. */
+  tableColumns?: readonly TableColumn[];
+}
+
+/** A column a table shows by default. */
+export interface TableColumn {
+  /** The field, as `--columns` names it. */
+  name: string;
+  /** A short header for people: `Amount` for fee_amount. */
+  header: string;
+  /** A column that may be left out on a narrow terminal: the lowest priority goes first (GridColumn). */
+  priority?: number;
 }
 
 /** Where an exporter writes, and what it may assume about it. */

@@ -1,20 +1,45 @@
 import type { OutputTarget } from './exporter.js';
 import { paint, type Style } from '../io/color.js';
-import { displayWidth, truncateToWidth } from './text-width.js';
+import { displayWidth, truncateToWidth, wrapToWidth } from './text-width.js';
+
+/**
+ * How a column gives way when the terminal is narrower than its text:
+ * - `cut`: free text, cut with `…` (never inside a number: truncateToWidth);
+ * - `wrap`: onto more lines of the cell, nothing left out;
+ * - `whole`: never narrower than its widest text: numbers, amounts, dates, identifiers.
+ */
+export type ColumnFit = 'cut' | 'wrap' | 'whole';
 
 export interface GridColumn {
   header: string;
   /** Numbers read better aligned right. @default 'left' */
   align?: 'left' | 'right';
+  /** @default 'cut' */
+  fit?: ColumnFit;
+  /**
+   * A column that may be left out when a row would not fit the terminal: the lowest priority
+   * goes first. A column without one is always shown; when those cannot fit, a table of records
+   * turns to the vertical layout.
+   */
+  priority?: number;
 }
 
-/** A cell's text, and how to colour it when colour is allowed. */
-export type GridCell = string | { text: string; style: Style };
+/** A cell's text: one line, or a list of lines (a list's items, one a line). */
+export type GridText = string | readonly string[];
 
-/** A truncated column keeps at least this many characters. */
+/** A cell's text, and how to colour it when colour is allowed. */
+export type GridCell = GridText | { text: GridText; style: Style };
+
+/** A column that gives way (cut or wrapped) keeps at least this many characters, and its header whole. */
+const MIN_FLEXIBLE_WIDTH = 8;
+/** When nothing else fits a headerless table: every column cut down to this many characters. */
 const MIN_COLUMN_WIDTH = 4;
 /** The spaces around a cell's text: one on either side. */
 const CELL_PADDING = 2;
+/** How far a list item wrapped onto more lines indents them: apart from the next item. */
+const LIST_HANG = 2;
+/** Between a label and its value in the vertical layout. */
+const LABEL_GAP = '  ';
 
 /**
  * Text fit for a table cell, on one line. Control characters, C0 and C1 (an escape sequence in
@@ -28,17 +53,24 @@ export function cellText(text: string): string {
     .replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
 }
 
+const sum = (widths: readonly number[]): number => widths.reduce((total, width) => total + width, 0);
+
+/** The terminal cells a row of columns `widths` wide takes: text, padding and borders. */
+function rowWidth(widths: readonly number[]): number {
+  return sum(widths) + widths.length * (CELL_PADDING + 1) + 1;
+}
+
 /**
- * Text widths (padding excluded) that fit `available` terminal cells, or undefined when the
- * natural widths fit. The widest columns give way first; none goes below MIN_COLUMN_WIDTH.
+ * Text widths (padding excluded) that fit `available` terminal cells, each between its column's
+ * `minimum` and `natural` width, or undefined when even the minimums do not fit. The widest
+ * columns give way first; what is left over goes to the leftmost columns.
  */
-export function fitColumnWidths(natural: readonly number[], available: number): number[] | undefined {
-  const sum = (widths: readonly number[]): number => widths.reduce((total, width) => total + width, 0);
-  // A row is each column's text and padding plus the border on its left, then one closing border.
-  const budget = available - natural.length * (CELL_PADDING + 1) - 1;
-  if (sum(natural) <= budget) return undefined;
-  const capped = (cap: number): number[] => natural.map((width) => Math.min(width, cap));
-  let low = MIN_COLUMN_WIDTH;
+export function fitColumnWidths(natural: readonly number[], minimum: readonly number[], available: number): number[] | undefined {
+  const budget = available - rowWidth(natural.map(() => 0));
+  if (sum(minimum) > budget) return undefined;
+  if (sum(natural) <= budget) return [...natural];
+  const capped = (cap: number): number[] => natural.map((width, index) => Math.max(minimum[index] as number, Math.min(width, cap)));
+  let low = 0;
   let high = Math.max(...natural);
   while (low < high) {
     const middle = Math.ceil((low + high) / 2);
@@ -57,55 +89,167 @@ export function fitColumnWidths(natural: readonly number[], available: number): 
 
 export interface GridBody {
   /** Each row's cell texts, already fit for a cell (cellText). */
-  texts: readonly (readonly string[])[];
+  texts: readonly (readonly GridText[])[];
   /** How to colour a cell, if at all. */
   styleOf?: (row: number, column: number) => Style | undefined;
 }
 
-function textOf(cell: GridCell | undefined): string {
-  if (cell === undefined) return '';
-  return cellText(typeof cell === 'string' ? cell : cell.text);
+const linesOf = (text: GridText | undefined): readonly string[] => (text === undefined ? [''] : typeof text === 'string' ? [text] : text);
+
+function widthOf(text: GridText | undefined): number {
+  if (text === undefined) return 0;
+  if (typeof text === 'string') return displayWidth(text);
+  let widest = 0;
+  for (const line of text) widest = Math.max(widest, displayWidth(line));
+  return widest;
 }
 
-function styleOf(rows: readonly (readonly GridCell[])[]) {
-  return (row: number, column: number): Style | undefined => {
-    const cell = rows[row]?.[column];
-    return typeof cell === 'object' ? cell.style : undefined;
-  };
+/** The narrowest a column may be drawn: its natural width, unless it gives way. */
+function minimumWidth(column: GridColumn, natural: number): number {
+  if (column.fit === 'whole') return natural;
+  return Math.min(natural, Math.max(MIN_FLEXIBLE_WIDTH, displayWidth(column.header)));
+}
+
+/** A layout on a terminal: the columns shown, by index, and their text widths. */
+interface RowLayout {
+  shown: number[];
+  widths: number[];
+}
+
+/**
+ * The columns shown and their widths at `available` cells, leaving out columns that have a
+ * priority (the lowest first) until the rest fit; undefined when the columns without one cannot.
+ */
+function rowLayout(columns: readonly GridColumn[], natural: readonly number[], available: number): RowLayout | undefined {
+  const shown = columns.map((_, index) => index);
+  for (;;) {
+    const widths = fitColumnWidths(
+      shown.map((index) => natural[index] as number),
+      shown.map((index) => minimumWidth(columns[index] as GridColumn, natural[index] as number)),
+      available,
+    );
+    if (widths) return { shown, widths };
+    const optional = shown.filter((index) => columns[index]?.priority !== undefined);
+    if (optional.length === 0) return undefined;
+    const lowest = optional.reduce((low, index) => ((columns[index]?.priority as number) < (columns[low]?.priority as number) ? index : low));
+    shown.splice(shown.indexOf(lowest), 1);
+  }
+}
+
+/** Every column cut down as far as MIN_COLUMN_WIDTH: a headerless table narrower than any layout. */
+function squeezedLayout(columns: readonly GridColumn[], natural: readonly number[], available: number): RowLayout {
+  const minimum = natural.map((width) => Math.min(width, MIN_COLUMN_WIDTH));
+  return { shown: columns.map((_, index) => index), widths: fitColumnWidths(natural, minimum, available) ?? minimum };
+}
+
+/** A cell's lines at `width`: wrapped, cut or whole, as its column fits. */
+function cellLines(text: GridText | undefined, fit: ColumnFit | undefined, width: number): readonly string[] {
+  const lines = linesOf(text);
+  switch (fit ?? 'cut') {
+    case 'whole':
+      return lines;
+    case 'cut':
+      return lines.map((line) => truncateToWidth(line, width));
+    case 'wrap':
+      return lines.flatMap((line) => wrapToWidth(line, width, lines.length > 1 ? LIST_HANG : 0));
+  }
 }
 
 /**
  * The table's lines, each without its line break. Written here rather than with cli-table3,
  * whose layout is quadratic in the number of rows (20,000 rows: 91 s; see docs/formats.md).
+ *
+ * Off a terminal every column is drawn whole. On one, columns give way as they fit (GridColumn),
+ * and optional ones are left out; when a row still cannot fit, a table with a header is drawn
+ * in the vertical layout (verticalLines) and one without is cut down to fit. No rows, no lines.
  */
 export function* gridLines(columns: readonly GridColumn[], body: GridBody, target: OutputTarget, withHeader = true): Generator<string> {
-  if (columns.length === 0) return;
+  if (columns.length === 0 || body.texts.length === 0) return;
   const head = withHeader ? columns.map((column) => cellText(column.header)) : undefined;
   const natural = columns.map((_, index) => {
     let widest = head ? displayWidth(head[index] ?? '') : 0;
-    for (const row of body.texts) widest = Math.max(widest, displayWidth(row[index] ?? ''));
+    for (const row of body.texts) widest = Math.max(widest, widthOf(row[index]));
     return widest;
   });
-  const widths = (target.isTTY && target.width ? fitColumnWidths(natural, target.width) : undefined) ?? natural;
+  let layout: RowLayout = { shown: columns.map((_, index) => index), widths: natural };
+  let fits = (index: number): ColumnFit | undefined => columns[index]?.fit;
+  if (target.isTTY && target.width) {
+    const fitted = rowLayout(columns, natural, target.width);
+    if (fitted) {
+      layout = fitted;
+    } else if (head) {
+      yield* verticalLines(head, body, target, target.width);
+      return;
+    } else {
+      layout = squeezedLayout(columns, natural, target.width);
+      fits = () => 'cut';
+    }
+  }
+  const { shown, widths } = layout;
   const rule = (left: string, middle: string, right: string): string =>
     `${left}${widths.map((width) => '─'.repeat(width + CELL_PADDING)).join(middle)}${right}`;
-  const line = (texts: readonly string[], style: (column: number) => Style | undefined): string => {
-    const cells = widths.map((width, index) => {
-      const text = truncateToWidth(texts[index] ?? '', width);
-      const padding = ' '.repeat(width - displayWidth(text));
-      const cellStyle = style(index);
-      const shown = cellStyle ? paint(target.color, cellStyle, text) : text;
-      return columns[index]?.align === 'right' ? `${padding}${shown}` : `${shown}${padding}`;
-    });
-    return `│ ${cells.join(' │ ')} │`;
-  };
+  function* row(texts: readonly (GridText | undefined)[], style: (column: number) => Style | undefined): Generator<string> {
+    const cells = shown.map((index, position) => cellLines(texts[index], fits(index), widths[position] as number));
+    const height = Math.max(...cells.map((lines) => lines.length));
+    for (let line = 0; line < height; line++) {
+      const parts = shown.map((index, position) => {
+        const text = cells[position]?.[line] ?? '';
+        const width = widths[position] as number;
+        const padding = ' '.repeat(Math.max(0, width - displayWidth(text)));
+        const cellStyle = style(index);
+        const shownText = cellStyle ? paint(target.color, cellStyle, text) : text;
+        return columns[index]?.align === 'right' ? `${padding}${shownText}` : `${shownText}${padding}`;
+      });
+      yield `│ ${parts.join(' │ ')} │`;
+    }
+  }
   yield rule('┌', '┬', '┐');
   if (head) {
-    yield line(head, () => 'bold');
+    yield* row(head, () => 'bold');
     yield rule('├', '┼', '┤');
   }
-  for (const [row, texts] of body.texts.entries()) yield line(texts, (column) => body.styleOf?.(row, column));
+  for (const [index, texts] of body.texts.entries()) yield* row(texts, (column) => body.styleOf?.(index, column));
   yield rule('└', '┴', '┘');
+}
+
+/**
+ * One block per record, as psql's expanded display (`\x`): a rule naming the record, then a
+ * `label  value` line per column, values wrapped (never cut) to the width. For a record that
+ * cannot fit in a row.
+ */
+function* verticalLines(labels: readonly string[], body: GridBody, target: OutputTarget, width: number): Generator<string> {
+  const labelWidth = Math.max(...labels.map(displayWidth));
+  const valueWidth = Math.max(1, width - labelWidth - LABEL_GAP.length);
+  let widestValue = 0;
+  for (const row of body.texts) for (const text of row) widestValue = Math.max(widestValue, widthOf(text));
+  const blockWidth = Math.min(width, labelWidth + LABEL_GAP.length + widestValue);
+  for (const [index, texts] of body.texts.entries()) {
+    const title = `─[ record ${index + 1} ]`;
+    yield `${title}${'─'.repeat(Math.max(0, blockWidth - displayWidth(title)))}`;
+    for (const [column, label] of labels.entries()) {
+      const values = linesOf(texts[column]);
+      const lines = values.flatMap((line) => wrapToWidth(line, valueWidth, values.length > 1 ? LIST_HANG : 0));
+      const style = body.styleOf?.(index, column);
+      for (const [position, line] of lines.entries()) {
+        const left = position === 0 ? `${paint(target.color, 'bold', label)}${' '.repeat(labelWidth - displayWidth(label))}` : ' '.repeat(labelWidth);
+        const value = style ? paint(target.color, style, line) : line;
+        yield `${left}${LABEL_GAP}${value}`.trimEnd();
+      }
+    }
+  }
+}
+
+function textOf(cell: GridCell | undefined): GridText {
+  if (cell === undefined) return '';
+  const text = typeof cell === 'object' && 'style' in cell ? cell.text : cell;
+  return typeof text === 'string' ? cellText(text) : text.map(cellText);
+}
+
+function styleOf(rows: readonly (readonly GridCell[])[]) {
+  return (row: number, column: number): Style | undefined => {
+    const cell = rows[row]?.[column];
+    return typeof cell === 'object' && 'style' in cell ? cell.style : undefined;
+  };
 }
 
 function joinLines(lines: Iterable<string>): string {
@@ -115,17 +259,17 @@ function joinLines(lines: Iterable<string>): string {
 }
 
 /**
- * A table with a header row. On a terminal it fits the width, cells cut with `…`; elsewhere
- * nothing is cut. Colour (a bold header, styled cells) only when the target allows it.
+ * A table with a header row. On a terminal it fits the width as its columns allow (gridLines);
+ * elsewhere nothing is cut. Colour (a bold header, styled cells) only when the target allows it.
  */
 export function renderGrid(columns: readonly GridColumn[], rows: readonly (readonly GridCell[])[], target: OutputTarget): string {
   const texts = rows.map((row) => columns.map((_, index) => textOf(row[index])));
   return joinLines(gridLines(columns, { texts, styleOf: styleOf(rows) }, target));
 }
 
-/** Label and value pairs, one per line: the summary of a resource. */
+/** Label and value pairs, one per line: the summary of a resource. Labels stay whole; values wrap. */
 export function renderKeyValueTable(pairs: readonly (readonly [label: string, value: GridCell])[], target: OutputTarget): string {
   const rows = pairs.map(([label, value]): GridCell[] => [{ text: label, style: 'bold' }, value]);
   const texts = rows.map((row) => row.map(textOf));
-  return joinLines(gridLines([{ header: '' }, { header: '' }], { texts, styleOf: styleOf(rows) }, target, false));
+  return joinLines(gridLines([{ header: '', fit: 'whole' }, { header: '', fit: 'wrap' }], { texts, styleOf: styleOf(rows) }, target, false));
 }

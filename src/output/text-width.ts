@@ -38,16 +38,60 @@ export function displayWidth(text: string): number {
   return width;
 }
 
-/** The text cut to `width` cells, ending with `…` when cut. */
+/**
+ * The text cut to `width` cells, ending with `…` when cut. A cut that would split a word holding
+ * a digit falls before that word instead: `≥ 50,000,000 shares` never shows as `≥ 50,00…`.
+ */
 export function truncateToWidth(text: string, width: number): string {
   if (displayWidth(text) <= width) return text;
   let kept = '';
   let used = 0;
   for (const grapheme of graphemes(text)) {
-    const next = graphemeWidth(grapheme);
-    if (used + next > width - 1) break;
+    const cells = graphemeWidth(grapheme);
+    if (used + cells > width - 1) break;
     kept += grapheme;
-    used += next;
+    used += cells;
   }
+  const head = /\S*$/u.exec(kept)?.[0] ?? '';
+  const tail = /^\S*/u.exec(text.slice(kept.length))?.[0] ?? '';
+  if (head !== '' && tail !== '' && /\d/u.test(head + tail)) kept = kept.slice(0, kept.length - head.length);
   return `${kept}…`;
+}
+
+/**
+ * The text in lines of at most `width` cells, broken at spaces; a word longer than a line is
+ * broken where the line ends. Nothing is left out but the spaces at the breaks. With `hang`,
+ * the lines after the first are indented by that many spaces (an item of a list, wrapped,
+ * stays apart from the next item).
+ */
+export function wrapToWidth(text: string, width: number, hang = 0): string[] {
+  if (displayWidth(text) <= width) return [text];
+  const indent = ' '.repeat(Math.min(hang, width - 1));
+  const lines: string[] = [];
+  let line = '';
+  const limit = (): number => (lines.length === 0 ? width : width - indent.length);
+  const push = (): void => {
+    lines.push(lines.length === 0 ? line : `${indent}${line}`);
+    line = '';
+  };
+  for (const word of text.split(' ')) {
+    const joined = line === '' ? word : `${line} ${word}`;
+    if (displayWidth(joined) <= limit()) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') push();
+    let used = 0;
+    for (const grapheme of graphemes(word)) {
+      const cells = graphemeWidth(grapheme);
+      if (used + cells > limit() && line !== '') {
+        push();
+        used = 0;
+      }
+      line += grapheme;
+      used += cells;
+    }
+  }
+  if (line !== '') push();
+  return lines;
 }

@@ -10,18 +10,6 @@ import { Random } from './random.js';
 import { DAY_MS, formatDate, formatZulu, HISTORY_END_MS, HISTORY_START_MS } from './time.js';
 import { type Region, type Venue, venueAt } from './venues.js';
 
-/**
- * The sandbox's answer to GET /api/v1/exchanges/{exchange}/fees/historical, whose shape the
- * service document does not show (see docs/sandbox.md): the query echoed, and every schedule
- * in force at some moment of the period, oldest first.
- */
-export interface HistoricalFeeSchedules {
-  exchange: string;
-  start_date: string | null;
-  end_date: string | null;
-  fee_schedules: ExchangeFeeSchedule[];
-}
-
 /** Seed salts, one per resource, so that resources of one venue do not share a stream. */
 const FEES = 1;
 const RULES = 2;

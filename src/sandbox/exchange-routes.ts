@@ -1,5 +1,6 @@
 import type { ExchangeResource } from '../api/paths.js';
-import { exchangeOrderTypes, exchangeRules, feeScheduleHistory, historicalFeeSchedules, type HistoricalFeeSchedules } from './exchange-data.js';
+import type { HistoricalFeeSchedules } from '../api/types.js';
+import { exchangeOrderTypes, exchangeRules, feeScheduleHistory, historicalFeeSchedules } from './exchange-data.js';
 import { isLicensedFor, licenceOf } from './keys.js';
 import { detailResponse, jsonResponse, type SandboxResponse, validationResponse } from './responses.js';
 import { QueryReader } from './validation.js';

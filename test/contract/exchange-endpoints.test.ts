@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ExchangeFeeSchedule, ExchangeOrderTypes, ExchangeRules } from '../../src/api/types.js';
-import type { HistoricalFeeSchedules } from '../../src/sandbox/exchange-data.js';
+import type { ExchangeFeeSchedule, ExchangeOrderTypes, ExchangeRules, HistoricalFeeSchedules } from '../../src/api/types.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { getAllResults, getExchange } from './http.js';
 

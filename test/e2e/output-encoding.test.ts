@@ -168,17 +168,18 @@ describe('an exchange resource from such a server (fees)', () => {
     );
   });
 
-  it('table: the view and the generic table, arrays as JSON text', async () => {
+  it('table: the view, and the generic table with a list one item a line and other arrays as JSON text', async () => {
     const env = await serve();
     const view = await mkt(['fees', 'NYSE', '-f', 'table'], env);
     expect(view.split('\n').slice(0, 3)).toEqual(['┌────────────────┬──────────────────────┐', '│ Exchange       │ NY�SE�               │', '│ Effective date │ 2024-01-01           │']);
     expect(await mkt(['fees', 'NYSE', '-f', 'table', '--columns', 'exchange,venues,mixed'], env)).toBe(
       [
-        '┌──────────┬───────────┬───────────────┐',
-        '│ exchange │ venues    │ mixed         │',
-        '├──────────┼───────────┼───────────────┤',
-        '│ NY�SE�   │ ["A","�"] │ [{"a":1},"b"] │',
-        '└──────────┴───────────┴───────────────┘',
+        '┌──────────┬────────┬───────────────┐',
+        '│ exchange │ venues │ mixed         │',
+        '├──────────┼────────┼───────────────┤',
+        '│ NY�SE�   │ A      │ [{"a":1},"b"] │',
+        '│          │ �      │               │',
+        '└──────────┴────────┴───────────────┘',
         '',
       ].join('\n'),
     );

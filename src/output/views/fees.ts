@@ -1,32 +1,44 @@
-import type { ExchangeFeeSchedule } from '../../api/types.js';
+import type { ExchangeFeeSchedule, FeeTier } from '../../api/types.js';
 import type { OutputTarget } from '../exporter.js';
 import { type GridCell, renderGrid, renderKeyValueTable } from '../grid.js';
-import { formatFee, formatNumber } from './format.js';
+import { formatFee, formatNumber, formatRate } from './format.js';
 
-/** A tier's maker rebate is negative by the document; a positive value would be a fee. */
-function makerRebate(value: number, target: OutputTarget): GridCell {
-  if (value > 0) return { text: `fee ${formatNumber(value, target)}`, style: 'yellow' };
-  // abs, not negation: a rebate of 0 would print as -0 on a terminal.
-  return { text: formatNumber(Math.abs(value), target), style: 'green' };
+/** A tier's maker rebate is negative by the document; a positive value would be a fee, and says so. */
+export function makerRebateText(value: number): string {
+  const text = formatRate(value);
+  return value > 0 ? `${text} (fee)` : text;
 }
 
-/** `mkt fees`: the summary, then the tiers by increasing volume, rebates shown as rebates. */
+function makerRebate(value: number): GridCell {
+  return { text: makerRebateText(value), style: value > 0 ? 'yellow' : 'green' };
+}
+
+/** A schedule's tiers, by increasing volume. */
+export function tiersByVolume(fees: ExchangeFeeSchedule): [name: string, tier: FeeTier][] {
+  return Object.entries(fees.fee_schedule.tier_thresholds).sort(([, a], [, b]) => a.volume - b.volume);
+}
+
+/** `mkt fees`: the summary, then the tiers by increasing volume, rates as the service wrote them. */
 export function renderFeesView(fees: ExchangeFeeSchedule, target: OutputTarget): string {
   const summary = renderKeyValueTable(
     [
       ['Exchange', fees.exchange],
       ['Effective date', fees.effective_date],
-      ['Maker fee', formatFee(fees.fee_schedule.maker_fee, target)],
-      ['Taker fee', formatFee(fees.fee_schedule.taker_fee, target)],
+      ['Maker fee', formatFee(fees.fee_schedule.maker_fee)],
+      ['Taker fee', formatFee(fees.fee_schedule.taker_fee)],
       ['Last updated', fees.last_updated],
     ],
     target,
   );
-  const tiers = Object.entries(fees.fee_schedule.tier_thresholds).sort(([, a], [, b]) => a.volume - b.volume);
+  const tiers = tiersByVolume(fees);
   if (tiers.length === 0) return summary;
   const grid = renderGrid(
-    [{ header: 'Tier' }, { header: 'Monthly volume', align: 'right' }, { header: 'Maker rebate', align: 'right' }],
-    tiers.map(([name, tier]) => [name, formatNumber(tier.volume, target), makerRebate(tier.maker_rebate, target)]),
+    [
+      { header: 'Tier', fit: 'whole' },
+      { header: 'Monthly volume', align: 'right', fit: 'whole' },
+      { header: 'Maker rebate', align: 'right', fit: 'whole' },
+    ],
+    tiers.map(([name, tier]) => [name, formatNumber(tier.volume, target), makerRebate(tier.maker_rebate)]),
     target,
   );
   return `${summary}\nTiers by volume\n${grid}`;

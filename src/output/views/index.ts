@@ -1,9 +1,10 @@
 import type { ExchangeResource } from '../../api/paths.js';
-import type { ExchangeFeeSchedule, ExchangeOrderTypes, ExchangeRules } from '../../api/types.js';
+import type { ExchangeFeeSchedule, ExchangeOrderTypes, ExchangeRules, HistoricalFeeSchedules } from '../../api/types.js';
 import type { OutputTarget } from '../exporter.js';
 import { isPlainObject } from '../flatten.js';
 import { ChunkSink, isBrokenPipe } from '../sink.js';
 import { renderFeesView } from './fees.js';
+import { renderHistoricalView } from './historical.js';
 import { renderOrderTypesView } from './order-types.js';
 import { renderRulesView } from './rules.js';
 
@@ -21,13 +22,16 @@ function render(resource: ExchangeResource, body: unknown, target: OutputTarget)
   }
 }
 
+/** The containers of a fee schedule (ExchangeFeeSchedule): of `fees`, and each of `historical`'s. */
+function isFeeSchedule(body: unknown): boolean {
+  return isPlainObject(body) && isPlainObject(body.fee_schedule) && isPlainObject(body.fee_schedule.tier_thresholds);
+}
+
 function renderOfShape(resource: ExchangeResource, body: unknown, target: OutputTarget): string | undefined {
   if (!isPlainObject(body)) return undefined;
   switch (resource) {
     case 'fees':
-      return isPlainObject(body.fee_schedule) && isPlainObject(body.fee_schedule.tier_thresholds)
-        ? renderFeesView(body as unknown as ExchangeFeeSchedule, target)
-        : undefined;
+      return isFeeSchedule(body) ? renderFeesView(body as unknown as ExchangeFeeSchedule, target) : undefined;
     case 'rules':
       return isPlainObject(body.rules) && isPlainObject(body.rules.trading_hours) && isPlainObject(body.rules.circuit_breakers)
         ? renderRulesView(body as unknown as ExchangeRules, target)
@@ -35,15 +39,17 @@ function renderOfShape(resource: ExchangeResource, body: unknown, target: Output
     case 'orderTypes':
       return Array.isArray(body.order_types) ? renderOrderTypesView(body as unknown as ExchangeOrderTypes, target) : undefined;
     case 'historical':
-      return undefined;
+      return Array.isArray(body.fee_schedules) && body.fee_schedules.every((schedule) => isFeeSchedule(schedule))
+        ? renderHistoricalView(body as unknown as HistoricalFeeSchedules, target)
+        : undefined;
   }
 }
 
 /**
- * Writes the table an analyst reads for `fees`, `rules` or `order-types`. Resolves false when
- * the resource has no such view (historical) or the body is not of its shape, which a changed
- * service could cause: the caller then writes the dataset as a generic table. A broken pipe
- * ends quietly.
+ * Writes the table an analyst reads for `fees`, `rules`, `order-types` or `historical`.
+ * Resolves false when the body is not of the view's shape, which a changed service could cause
+ * (and `historical`'s shape is not documented): the caller then writes the dataset as a generic
+ * table. A broken pipe ends quietly.
  */
 export async function renderExchangeView(resource: ExchangeResource, body: unknown, target: OutputTarget): Promise<boolean> {
   const text = render(resource, body, target);

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
-import type { OutputTarget } from '../../../src/output/exporter.js';
+import type { OutputTarget, TableColumn } from '../../../src/output/exporter.js';
 import { cellText, fitColumnWidths } from '../../../src/output/grid.js';
-import { displayWidth, truncateToWidth } from '../../../src/output/text-width.js';
+import { displayWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text-width.js';
 import { renderExchangeView } from '../../../src/output/views/index.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
 import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, RULES } from './helpers.js';
 
 const ESC = '\u001b';
 
-async function table(stdout: MemoryStream, overrides: Partial<WriteOptions> & { select?: string[]; tableColumns?: string[] } = {}): Promise<string> {
+async function table(stdout: MemoryStream, overrides: Partial<WriteOptions> & { select?: string[]; tableColumns?: TableColumn[] } = {}): Promise<string> {
   const { select, tableColumns, ...rest } = overrides;
   await writeDataset(
     { shape: 'list', batches: from(awkwardResults()), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
@@ -53,10 +53,14 @@ describe('table', () => {
     expect(await table(new MemoryStream(true, 200), { color: false })).not.toContain(ESC);
   });
 
-  it('shows tableColumns by default, and --columns instead when given', async () => {
+  it('shows tableColumns under their headers by default, and --columns under the field names instead', async () => {
     const header = (text: string) => text.split('\n')[1]?.split('│').map((cell) => cell.trim()).filter(Boolean);
-    expect(header(await table(new MemoryStream(), { tableColumns: ['exchange_name', 'fee_amount'] }))).toEqual(['exchange_name', 'fee_amount']);
-    expect(header(await table(new MemoryStream(), { tableColumns: ['exchange_name'], select: ['fee_type', 'id'] }))).toEqual(['fee_type', 'id']);
+    const tableColumns = [
+      { name: 'exchange_name', header: 'Exchange' },
+      { name: 'fee_amount', header: 'Amount' },
+    ];
+    expect(header(await table(new MemoryStream(), { tableColumns }))).toEqual(['Exchange', 'Amount']);
+    expect(header(await table(new MemoryStream(), { tableColumns, select: ['fee_type', 'id'] }))).toEqual(['fee_type', 'id']);
   });
 
   it('flattens order types into one row each', async () => {
@@ -70,17 +74,21 @@ describe('table', () => {
 describe('fitColumnWidths', () => {
   // A row takes its text widths plus, per column, a border and a space either side, plus one border.
   it('leaves widths alone when they fit', () => {
-    expect(fitColumnWidths([10, 20], 37)).toBeUndefined();
-    expect(fitColumnWidths([10, 20], 36)).toEqual([10, 19]);
+    expect(fitColumnWidths([10, 20], [4, 4], 37)).toEqual([10, 20]);
+    expect(fitColumnWidths([10, 20], [4, 4], 36)).toEqual([10, 19]);
   });
 
   it('narrows the widest columns first to fill the width exactly', () => {
-    expect(fitColumnWidths([8, 40, 60], 60)).toEqual([8, 21, 21]);
-    expect(fitColumnWidths([8, 40, 60], 61)).toEqual([8, 22, 21]);
+    expect(fitColumnWidths([8, 40, 60], [4, 4, 4], 60)).toEqual([8, 21, 21]);
+    expect(fitColumnWidths([8, 40, 60], [4, 4, 4], 61)).toEqual([8, 22, 21]);
   });
 
-  it('keeps a minimum width when the terminal is too narrow', () => {
-    expect(fitColumnWidths([30, 30, 30], 10)).toEqual([4, 4, 4]);
+  it('keeps each column at its minimum: a whole column (minimum = natural) never narrows', () => {
+    expect(fitColumnWidths([8, 40, 60], [8, 40, 4], 70)).toEqual([8, 40, 12]);
+  });
+
+  it('gives up when even the minimums do not fit', () => {
+    expect(fitColumnWidths([30, 30, 30], [4, 4, 4], 10)).toBeUndefined();
   });
 });
 
@@ -109,25 +117,46 @@ describe('truncateToWidth', () => {
     expect(truncateToWidth(text, width)).toBe(cut);
     expect(displayWidth(cut)).toBeLessThanOrEqual(width);
   });
+
+  it.each([
+    ['≥ 50,000,000 shares ADV', 8, '≥ …'],
+    ['≥ 50,000,000 shares ADV', 16, '≥ 50,000,000 sh…'],
+    ['Excludes securities priced below $1.00', 37, 'Excludes securities priced below …'],
+    ['$0.0030', 5, '…'],
+  ])('never splits a word holding a digit: %j at %i cells is %j', (text, width, cut) => {
+    expect(truncateToWidth(text, width)).toBe(cut);
+  });
+});
+
+describe('wrapToWidth', () => {
+  it.each([
+    ['Port Fees And Other Services', 28, 0, ['Port Fees And Other Services']],
+    ['Port Fees And Other Services', 18, 0, ['Port Fees And', 'Other Services']],
+    ['Port Fees And Other Services', 18, 2, ['Port Fees And', '  Other Services']],
+    ['2025-06-25T23:06:49.121168+00:00', 12, 0, ['2025-06-25T2', '3:06:49.1211', '68+00:00']],
+    ['two  spaces kept', 12, 0, ['two  spaces', 'kept']],
+  ])('wraps %j to %i cells (hanging %i) as %j', (text, width, hang, lines) => {
+    expect(wrapToWidth(text, width, hang)).toEqual(lines);
+  });
 });
 
 describe('exchange views', () => {
-  it('fees: the summary, then tiers by volume, rebates as rebates', async () => {
+  it('fees: the summary, then tiers by volume, rates as the service wrote them', async () => {
     const { rendered, text } = await view('fees', FEES);
     expect(rendered).toBe(true);
-    expect(text).toMatch(/│ Maker fee\s+│ rebate 0\.002\s+│/);
+    expect(text).toMatch(/│ Maker fee\s+│ -0\.002 \(rebate\)\s+│/);
     expect(text).toMatch(/│ Taker fee\s+│ 0\.003\s+│/);
     const tiers = text.split('\n').filter((line) => /│ tier_\d/.test(line));
     expect(tiers.map((line) => line.split('│').map((cell) => cell.trim()).filter(Boolean))).toEqual([
-      ['tier_1', '1000000', '0.002'],
-      ['tier_2', '5000000', '0.0025'],
+      ['tier_1', '1000000', '-0.002'],
+      ['tier_2', '5000000', '-0.0025'],
     ]);
   });
 
   it('fees on a terminal: grouped digits, and rebates in green when colour is allowed', async () => {
     const { text } = await view('fees', FEES, { isTTY: true, width: 100, color: true });
     expect(text).toContain('5,000,000');
-    expect(text).toContain(`${ESC}[32mrebate 0.002${ESC}[0m`);
+    expect(text).toContain(`${ESC}[32m-0.002 (rebate)${ESC}[0m`);
   });
 
   it('rules: trading hours, tick and lot size, circuit breakers as percentages', async () => {
