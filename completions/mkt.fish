@@ -6,7 +6,7 @@
 function __mkt_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' fees rules order-types historical results exchanges filters auth config completion sandbox
+            printf '%s\n' fees rules order-types historical results exchanges compare filters auth config completion sandbox
         case auth
             printf '%s\n' login status list logout
         case config
@@ -16,7 +16,7 @@ end
 
 # Whether flag $argv[1] takes a value (the next word).
 function __mkt_takes_value
-    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --timeout --retries --max-rps --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --port --records --seed --rate --latency
+    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --timeout --retries --max-rps --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --make-share --port --records --seed --rate --latency
 end
 
 # The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
@@ -90,7 +90,7 @@ function __mkt_values
         case --order-dir
             set values asc desc
             set description 'order dir'
-        case fees:0 rules:0 order-types:0 historical:0
+        case fees:0 rules:0 order-types:0 historical:0 compare:0
             set values (__mkt_listed __exchanges)
         case 'config get:0' 'config set:0' 'config unset:0'
             set values base_url format timeout retries
@@ -168,12 +168,13 @@ function __mkt_listed
 end
 
 complete -c mkt -f
-complete -c mkt -n '__mkt_in \'\'' -a fees -d 'Show an exchange\'s fee schedule: maker and taker fees, and the volume tiers.'
+complete -c mkt -n '__mkt_in \'\'' -a fees -d 'Show an exchange\'s fee schedule: maker and taker fees, and the volume tiers. With --volume N, also what applies at a monthly volume of N: the tier with the highest threshold not above N, for the whole volume, its maker_rebate the maker rate (maker_fee when no tier is reached), and taker_fee the taker rate. For example, with tiers at 10M (-0.0025) and 50M (-0.0030), 30M earns -0.0025 on all 30M. Exchanges that apply each tier only to the volume above its threshold (at the margin) are not modelled: their rate is the blend of several tiers.'
 complete -c mkt -n '__mkt_in \'\'' -a rules -d 'Show an exchange\'s rules: trading hours, tick and lot size, circuit breakers.'
 complete -c mkt -n '__mkt_in \'\'' -a order-types -d 'Show the order types an exchange supports.'
 complete -c mkt -n '__mkt_in \'\'' -a historical -d 'Show an exchange\'s fee schedules over a period, or every one the service keeps when no date is given. The service does not document the shape of this answer: JSON passes it through unchanged; the table shows one row per effective date when the answer holds fee_schedules, as the sandbox\'s does, and otherwise flattens it as CSV does.'
 complete -c mkt -n '__mkt_in \'\'' -a results -d 'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. One page by default; --all walks every page, --limit N stops after N records.'
 complete -c mkt -n '__mkt_in \'\'' -a exchanges -d 'List the exchanges your key reaches: identifiers, and names and record counts where the service gives them. Kept per profile for completion and did-you-mean; read again with --refresh.'
+complete -c mkt -n '__mkt_in \'\'' -a compare -d 'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. With no exchange named, every exchange `mkt exchanges` knows.'
 complete -c mkt -n '__mkt_in \'\'' -a filters -d 'List the allowed values of every results filter (matched case-insensitively). Answered offline.'
 complete -c mkt -n '__mkt_in \'\'' -a auth -d 'Store, show and remove the API key of a profile. The key is never taken as an argument: it would show in ps and in shell history.'
 complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage the settings of a profile: base_url, format, timeout, retries. Flags and variables outrank them (mkt auth status shows what applies).'
@@ -189,26 +190,27 @@ complete -c mkt -n '__mkt_in config' -a unset -d 'Remove a setting from the prof
 complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored settings as name=value lines.'
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
 
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
-complete -c mkt -n '__mkt_in \'\' exchanges filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
+complete -c mkt -n '__mkt_in \'\' exchanges compare filters \'auth list\'' -l columns -x -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in fees' -l columns -x -a '(__mkt_values fees:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in rules' -l columns -x -a '(__mkt_values rules:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in order-types' -l columns -x -a '(__mkt_values order-types:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in historical' -l columns -x -a '(__mkt_values historical:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in results' -l columns -x -a '(__mkt_values results:--columns)' -d 'fields to output, in this order'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges filters auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in fees compare' -l volume -x -d 'monthly volume: also show the tier and the rates that apply at it (50000000, 5e7, 50M, 2.5B, 750K)'
 complete -c mkt -n '__mkt_in historical results' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
 complete -c mkt -n '__mkt_in historical results' -l end-date -x -d 'end of the period (optional)'
 complete -c mkt -n '__mkt_in results' -l exchange-name -x -a '(__mkt_values --exchange-name)' -d 'exchange identifier, e.g. NYSE'
@@ -229,6 +231,7 @@ complete -c mkt -n '__mkt_in results' -l all -d 'walk every page'
 complete -c mkt -n '__mkt_in results' -l limit -x -d 'stop after this many records, walking pages as needed'
 complete -c mkt -n '__mkt_in results' -l allow-drift -d 'accept a walk during which the results changed, with a warning'
 complete -c mkt -n '__mkt_in exchanges' -l refresh -d 'ask the service again instead of using the kept list'
+complete -c mkt -n '__mkt_in compare' -l make-share -x -d 'part of the volume that adds liquidity, from 0 to 1'
 complete -c mkt -n '__mkt_in \'auth login\'' -l no-verify -d 'store the key without checking it against the service'
 complete -c mkt -n '__mkt_in \'auth status\'' -l check -d 'also check the key with one request: exit 3 when the service rejects it'
 complete -c mkt -n '__mkt_in sandbox' -l port -x -d 'port to listen on; 0 picks a free one'
@@ -243,6 +246,7 @@ complete -c mkt -n '__mkt_at_argument fees 0' -a '(__mkt_values fees:0)'
 complete -c mkt -n '__mkt_at_argument rules 0' -a '(__mkt_values rules:0)'
 complete -c mkt -n '__mkt_at_argument order-types 0' -a '(__mkt_values order-types:0)'
 complete -c mkt -n '__mkt_at_argument historical 0' -a '(__mkt_values historical:0)'
+complete -c mkt -n '__mkt_at_argument compare 0' -a '(__mkt_values compare:0)'
 complete -c mkt -n '__mkt_at_argument \'config get\' 0' -a '(__mkt_values \'config get:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 0' -a '(__mkt_values \'config set:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 1' -a '(__mkt_values \'config set:1\')'

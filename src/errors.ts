@@ -40,6 +40,9 @@ export class UsageError extends MktError {}
 /** No key, key rejected, or not licensed for the resource. */
 export class AuthError extends MktError {}
 
+/** The key is good, but not licensed for this resource (403): other resources may still answer. */
+export class NotLicensedError extends AuthError {}
+
 /** The resource (an exchange) does not exist. */
 export class NotFoundError extends MktError {}
 

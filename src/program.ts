@@ -8,6 +8,7 @@ import { VERSION } from './version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
 import { registerExchangesCommand } from './commands/exchanges.js';
+import { registerCompareCommand } from './commands/compare.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -162,6 +163,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerExchangeCommands(program, contextFor);
   registerResultsCommand(program, contextFor);
   registerExchangesCommand(program, contextFor);
+  registerCompareCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);

@@ -3,6 +3,7 @@ import {
   HttpStatusError,
   type MktError,
   NotFoundError,
+  NotLicensedError,
   NotTheServiceError,
   RetriesExhaustedError,
   UsageError,
@@ -80,7 +81,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
         if (error.status === 403) {
-          throw new AuthError(`your key is not licensed for ${exchange} (403)`, {
+          throw new NotLicensedError(`your key is not licensed for ${exchange} (403)`, {
             hint: 'Ask the data operator to add it to your licence, or use another profile with --profile.',
           });
         }
@@ -105,7 +106,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
-        if (error.status === 403) throw new AuthError('your key is not licensed for these results (403)');
+        if (error.status === 403) throw new NotLicensedError('your key is not licensed for these results (403)');
         // The results endpoint takes no identifier: a 404 there can only mean the wrong server.
         if (error.status === 404) throw notTheService(error);
         throw withServiceDetail(error);
@@ -119,7 +120,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
-        if (error.status === 403) throw new AuthError('your key is not licensed for the available filters (403)');
+        if (error.status === 403) throw new NotLicensedError('your key is not licensed for the available filters (403)');
         // The document names the operation but not its path: a service without it is not an error.
         if (error.status === 404 || error.status === 405) return undefined;
         throw withServiceDetail(error);

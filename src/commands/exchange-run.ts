@@ -1,5 +1,7 @@
 import type { Context } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
+import { ratesAtVolume } from '../api/tiers.js';
+import { MalformedResponseError } from '../errors.js';
 import { inOneBatch, type JsonObject } from '../output/exporter.js';
 import { stdoutTarget, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
@@ -10,6 +12,8 @@ export interface ExchangeRequest {
   exchange: string;
   resource: ExchangeResource;
   query?: Record<string, string>;
+  /** `fees --volume`: adds `at_volume`, the tier and rates that apply at this monthly volume. */
+  volume?: number;
 }
 
 export async function runExchangeCommand(context: Context, request: ExchangeRequest): Promise<void> {
@@ -18,7 +22,8 @@ export async function runExchangeCommand(context: Context, request: ExchangeRequ
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, [request.exchange]);
   const client = await context.client();
-  const body = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
+  const fetched = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
+  const body = request.volume === undefined ? fetched : withRatesAtVolume(fetched, request.volume, client.host);
 
   if (output.format === 'table' && !globals.output && !globals.columns) {
     if (await renderExchangeView(request.resource, body, stdoutTarget(output))) return;
@@ -29,4 +34,11 @@ export async function runExchangeCommand(context: Context, request: ExchangeRequ
     ? { shape: 'list' as const, batches: inOneBatch(body as JsonObject[]) }
     : { shape: 'object' as const, batches: inOneBatch([body as JsonObject]) };
   await writeDataset({ ...dataset, select: globals.columns }, output);
+}
+
+/** The service's fee schedule plus `at_volume`; a schedule without numeric fees cannot be priced. */
+function withRatesAtVolume(body: unknown, volume: number, host: string): JsonObject {
+  const rates = typeof body === 'object' && body !== null ? ratesAtVolume((body as JsonObject).fee_schedule, volume) : undefined;
+  if (!rates) throw new MalformedResponseError(`${host} sent a fee schedule without a numeric maker_fee and taker_fee: no rates at a volume`);
+  return { ...(body as JsonObject), at_volume: rates };
 }

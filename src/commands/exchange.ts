@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ContextFor } from '../context.js';
 import type { ExchangeResource } from '../api/paths.js';
-import { parseDateRange, parseExchangeId } from './flag-values.js';
+import { parseDateRange, parseExchangeId, parseVolumeFlag } from './flag-values.js';
 import { addExamples, type CommandExample } from './examples.js';
 
 interface ExchangeCommandSpec {
@@ -15,11 +15,16 @@ const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
   {
     name: 'fees',
     resource: 'fees',
-    description: "Show an exchange's fee schedule: maker and taker fees, and the volume tiers.",
+    description:
+      "Show an exchange's fee schedule: maker and taker fees, and the volume tiers. With --volume N, also what applies at "
+      + 'a monthly volume of N: the tier with the highest threshold not above N, for the whole volume, its maker_rebate the '
+      + 'maker rate (maker_fee when no tier is reached), and taker_fee the taker rate. For example, with tiers at 10M '
+      + '(-0.0025) and 50M (-0.0030), 30M earns -0.0025 on all 30M. Exchanges that apply each tier only to the volume '
+      + 'above its threshold (at the margin) are not modelled: their rate is the blend of several tiers.',
     examples: [
       { comment: 'An analyst: the summary and the tiers, at a terminal', command: 'mkt fees NYSE' },
       { comment: 'A pipeline: the taker fee alone', command: "mkt fees NYSE -f json | jq '.fee_schedule.taker_fee'" },
-      { comment: 'A cron job: one flat CSV row, dotted columns for the nested fields', command: 'mkt fees CBOE -o cboe-fees.csv' },
+      { comment: 'What a member trading 50 million shares a month pays and earns', command: 'mkt fees NYSE --volume 50M' },
     ],
   },
   {
@@ -54,11 +59,14 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
     const command = program
       .command(spec.name)
       .description(spec.description)
-      .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
-      .action(async (exchange: string, _flags: unknown, self: Command) => {
-        const { runExchangeCommand } = await import('./exchange-run.js');
-        await runExchangeCommand(contextFor(self), { exchange, resource: spec.resource });
-      });
+      .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId);
+    if (spec.resource === 'fees') {
+      command.option('--volume <n>', 'monthly volume: also show the tier and the rates that apply at it (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag);
+    }
+    command.action(async (exchange: string, flags: { volume?: number }, self: Command) => {
+      const { runExchangeCommand } = await import('./exchange-run.js');
+      await runExchangeCommand(contextFor(self), { exchange, resource: spec.resource, volume: flags.volume });
+    });
     addExamples(command, spec.examples);
   }
 

@@ -44,21 +44,26 @@ function keep(context: Context, cacheDir: string, profile: string, list: Exchang
 }
 
 /**
- * `mkt exchanges`: the kept list of the profile, else (or with --refresh) the service's, which is
+ * The exchanges of the profile: the kept list, else (or with `refresh`) the service's, which is
  * then kept. The sandbox's list is never kept: it is not the user's service.
  */
+export async function exchangeList(context: Context, refresh: boolean): Promise<{ list: ExchangeList; kept: boolean }> {
+  const settings = await context.settings();
+  const fromSandbox = settings.keySource === 'sandbox';
+  const cacheDir = cacheDirectory(context.deps.env);
+  const kept = refresh || fromSandbox ? undefined : readExchangeList(cacheDir, settings.profile);
+  if (kept) return { list: kept, kept: true };
+  const list = await fetchExchangeList(context);
+  if (!fromSandbox) keep(context, cacheDir, settings.profile, list);
+  return { list, kept: false };
+}
+
+/** `mkt exchanges`: the list, and on stderr whether it is the kept one. */
 export async function runExchanges(context: Context, options: { refresh: boolean }): Promise<void> {
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
-  const fromSandbox = settings.keySource === 'sandbox';
-  const cacheDir = cacheDirectory(context.deps.env);
-  let list = options.refresh || fromSandbox ? undefined : readExchangeList(cacheDir, settings.profile);
-  if (list) {
-    context.log.info(`The list kept on ${list.fetchedAt.slice(0, 10) || 'an unknown date'}; --refresh asks the service again.`);
-  } else {
-    list = await fetchExchangeList(context);
-    if (!fromSandbox) keep(context, cacheDir, settings.profile, list);
-  }
+  const { list, kept } = await exchangeList(context, options.refresh);
+  if (kept) context.log.info(`The list kept on ${list.fetchedAt.slice(0, 10) || 'an unknown date'}; --refresh asks the service again.`);
   const rows = list.exchanges.map(({ id, name, records }) => ({ exchange: id, name, records }));
   const columns = columnsOf(list.exchanges);
   await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns ?? columns.map((column) => column.name) }, output);

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import { nearestValue } from '../nearest.js';
+import { parseVolume } from '../api/tiers.js';
 
 /** Commander collector for a repeatable flag that also takes comma-separated values. */
 export function collectList(value: string, previous: string[] | undefined): string[] {
@@ -118,4 +119,15 @@ export function parseInteger(flag: string, value: string, bounds: { min: number;
     throw new UsageError(`${flag}: ${JSON.stringify(value)} is not ${range}`);
   }
   return parsed;
+}
+
+/** Commander parser for `--volume` (src/api/tiers.ts). */
+export function parseVolumeFlag(value: string): number {
+  const volume = parseVolume(value);
+  if (volume === undefined) {
+    throw new UsageError(`--volume must be a whole monthly volume, not ${JSON.stringify(value)}`, {
+      hint: 'Write it as 50000000, 5e7, 50M, 2.5B, 750K or 1,000,000.',
+    });
+  }
+  return volume;
 }

@@ -1,0 +1,86 @@
+import { blendedRate, ratesAtVolume } from '../api/tiers.js';
+import type { Context } from '../context.js';
+import { MktError, NotFoundError, NotLicensedError } from '../errors.js';
+import { type Column, inOneBatch, type JsonObject } from '../output/exporter.js';
+import { writeDataset } from '../output/write.js';
+import { exchangeList } from './exchanges-run.js';
+import { warnOfUnknownExchanges } from './known-exchanges.js';
+import { outputOptions } from './output-options.js';
+
+export interface CompareRequest {
+  /** Named on the command line; empty: every exchange `mkt exchanges` knows. */
+  exchanges: string[];
+  volume: number;
+  makeShare: number;
+}
+
+/** The contract's row, and `error` for a venue that could not be compared. */
+const COMPARE_COLUMNS: readonly Column[] = [
+  { name: 'exchange', kind: 'string', nullable: false },
+  { name: 'tier', kind: 'string', nullable: true },
+  { name: 'maker', kind: 'number', nullable: true },
+  { name: 'taker', kind: 'number', nullable: true },
+  { name: 'blended', kind: 'number', nullable: true },
+  { name: 'effective_date', kind: 'string', nullable: true },
+  { name: 'error', kind: 'string', nullable: true },
+];
+
+/** Schedules fetched at once: a few, as the walk does; the rate gate spaces them further. */
+const CONCURRENCY = 4;
+
+/** `fn` over every item, at most `limit` at a time, the results in the items' order. */
+async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * `mkt compare`: each venue's rates at the volume, ranked by blended rate. A venue the key is
+ * not licensed for (403) or that the service does not know (404), or whose schedule has no
+ * numeric fees, is a row with its error and a warning; any other failure (a rejected key, the
+ * network) stops the command. Exit 0 when at least one venue was compared.
+ */
+export async function runCompare(context: Context, request: CompareRequest): Promise<void> {
+  const settings = await context.settings();
+  const output = outputOptions(context, settings.defaultFormat);
+  await warnOfUnknownExchanges(context, request.exchanges);
+  const exchanges = request.exchanges.length > 0
+    ? [...new Set(request.exchanges)]
+    : (await exchangeList(context, false)).list.exchanges.map((exchange) => exchange.id);
+  const client = await context.client();
+
+  const failures: MktError[] = [];
+  const rows = await mapConcurrently(exchanges, CONCURRENCY, async (exchange): Promise<JsonObject> => {
+    let body: unknown;
+    try {
+      body = await client.fetchExchangeResource(exchange, 'fees');
+    } catch (error) {
+      if (!(error instanceof NotLicensedError) && !(error instanceof NotFoundError)) throw error;
+      failures.push(error);
+      return { exchange, error: error.message };
+    }
+    const schedule = typeof body === 'object' && body !== null ? (body as JsonObject) : {};
+    const rates = ratesAtVolume(schedule.fee_schedule, request.volume);
+    if (!rates) {
+      const error = new MktError(`the fee schedule of ${exchange} has no numeric maker_fee and taker_fee`);
+      failures.push(error);
+      return { exchange, error: error.message };
+    }
+    const effectiveDate = typeof schedule.effective_date === 'string' ? schedule.effective_date : null;
+    return { exchange, tier: rates.tier, maker: rates.maker, taker: rates.taker, blended: blendedRate(rates, request.makeShare), effective_date: effectiveDate };
+  });
+
+  for (const row of rows) if (typeof row.error === 'string') context.log.warn(`${row.exchange as string}: ${row.error}`);
+  const compared = rows.filter((row) => row.error === undefined).sort((a, b) => (a.blended as number) - (b.blended as number));
+  if (compared.length === 0 && failures.length > 0) throw failures[0];
+  const failed = rows.filter((row) => row.error !== undefined);
+  await writeDataset({ shape: 'list', batches: inOneBatch([...compared, ...failed]), columns: COMPARE_COLUMNS, select: context.globals.columns }, output);
+}

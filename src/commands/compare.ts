@@ -1,0 +1,32 @@
+import type { Command } from 'commander';
+import type { ContextFor } from '../context.js';
+import { UsageError } from '../errors.js';
+import { addExamples } from './examples.js';
+import { parseExchangeId, parseVolumeFlag } from './flag-values.js';
+
+/** `--make-share`: the part of the volume that adds liquidity, from 0 to 1. */
+function parseMakeShare(value: string): number {
+  const share = /^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(value.trim()) ? Number(value) : Number.NaN;
+  if (Number.isNaN(share)) throw new UsageError(`--make-share must be a number from 0 to 1, not ${JSON.stringify(value)}`);
+  return share;
+}
+
+export function registerCompareCommand(program: Command, contextFor: ContextFor): void {
+  const command = program
+    .command('compare')
+    .description(
+      'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. '
+        + 'With no exchange named, every exchange `mkt exchanges` knows.',
+    )
+    .argument('[exchange...]', 'exchange identifiers, e.g. NYSE CBOE IEX', (value: string, previous: string[] = []) => [...previous, parseExchangeId(value)])
+    .option('--volume <n>', 'monthly volume that picks each venue\'s tier (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag, 0)
+    .option('--make-share <f>', 'part of the volume that adds liquidity, from 0 to 1', parseMakeShare, 0.5)
+    .action(async (exchanges: string[], flags: { volume: number; makeShare: number }, self: Command) => {
+      const { runCompare } = await import('./compare-run.js');
+      await runCompare(contextFor(self), { exchanges, volume: flags.volume, makeShare: flags.makeShare });
+    });
+  addExamples(command, [
+    { comment: 'Where a 50-million-share month costs least, 30% of it adding liquidity', command: 'mkt compare NYSE NASDAQ CBOE IEX --volume 50M --make-share 0.3' },
+    { comment: 'Every venue the key reaches, as CSV for a spreadsheet', command: 'mkt compare --volume 2.5B -o venues.csv' },
+  ]);
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { blendedRate, ratesAtVolume } from '../../src/api/tiers.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 17, points 3 and 4: the rates at a volume, and venues side by side.
+const sandbox = useSandbox({ records: 200 });
+const env = (key: 'api_key' | 'scoped_api_key' = 'api_key') => ({
+  MKT_BASE_URL: sandbox.current.url,
+  MKT_API_KEY: sandbox.current.keys[key],
+  MKT_CACHE_DIR: tempDir('mkt-cache-'),
+});
+
+async function feesOf(exchange: string) {
+  const run = await runInProcess(['fees', exchange, '-f', 'json'], { env: env() });
+  return JSON.parse(run.stdout) as { effective_date: string; fee_schedule: unknown };
+}
+
+describe('mkt fees --volume', () => {
+  it('adds at_volume to the service\'s object: the tier with the highest threshold not above the volume', async () => {
+    const plain = await feesOf('CBOE');
+    const run = await runInProcess(['fees', 'CBOE', '--volume', '15M', '-f', 'json'], { env: env() });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const body = JSON.parse(run.stdout);
+    expect(body).toEqual({ ...plain, at_volume: ratesAtVolume(plain.fee_schedule, 15_000_000) });
+    expect(body.at_volume.tier).not.toBeNull();
+  });
+
+  it.each(['15X', '-1', '1.5'])('refuses --volume %j before anything is sent', async (volume) => {
+    const run = await runInProcess(['fees', 'CBOE', '--volume', volume], { env: { ...env(), MKT_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `mkt: --volume must be a whole monthly volume, not ${JSON.stringify(volume)}\nWrite it as 50000000, 5e7, 50M, 2.5B, 750K or 1,000,000.\n`,
+    });
+  });
+});
+
+describe('mkt compare', () => {
+  it('ranks the named venues by blended rate, lowest first', async () => {
+    const run = await runInProcess(['compare', 'NYSE', 'CBOE', 'IEX', '--volume', '50M', '--make-share', '0.3', '-f', 'json'], { env: env() });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const expected = await Promise.all(['NYSE', 'CBOE', 'IEX'].map(async (exchange) => {
+      const fees = await feesOf(exchange);
+      const rates = ratesAtVolume(fees.fee_schedule, 50_000_000)!;
+      return { exchange, tier: rates.tier, maker: rates.maker, taker: rates.taker, blended: blendedRate(rates, 0.3), effective_date: fees.effective_date };
+    }));
+    expect(JSON.parse(run.stdout)).toEqual(expected.sort((a, b) => a.blended - b.blended));
+  });
+
+  it('gives a venue it cannot compare a row with its error and a warning, and exits 0', async () => {
+    const run = await runInProcess(['compare', 'NYSE', 'IEX', 'NOPE', '-f', 'ndjson', '--columns', 'exchange,error'], { env: env('scoped_api_key') });
+    expect(run.code).toBe(0);
+    expect(run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+      { exchange: 'NYSE', error: null },
+      { exchange: 'IEX', error: 'your key is not licensed for IEX (403)' },
+      { exchange: 'NOPE', error: 'unknown exchange NOPE (404)' },
+    ]);
+    expect(run.stderr).toBe('warning: IEX: your key is not licensed for IEX (403)\nwarning: NOPE: unknown exchange NOPE (404)\n');
+  });
+
+  it('fails when no venue could be compared', async () => {
+    const run = await runInProcess(['compare', 'IEX'], { env: env('scoped_api_key') });
+    expect(run.code).toBe(3);
+    expect(run.stderr).toContain('your key is not licensed for IEX (403)');
+  });
+
+  it('compares every exchange the key reaches when none is named', async () => {
+    const run = await runInProcess(['compare', '-f', 'csv', '--columns', 'exchange'], { env: env('scoped_api_key') });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\r\n').slice(1, -1).sort()).toEqual(['CBOE', 'NASDAQ', 'NYSE']);
+  });
+
+  it.each([['--make-share', '1.5'], ['--make-share', 'half'], ['--volume', 'lots']])('refuses %s %s', async (flag, value) => {
+    const run = await runInProcess(['compare', 'NYSE', flag, value], { env: { ...env(), MKT_BASE_URL: 'http://127.0.0.1:1' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^mkt: ${flag} must be`));
+  });
+});
