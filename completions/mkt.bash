@@ -70,7 +70,7 @@ _mkt_value_of() {
 _mkt_argument_of() {
   _mkt_listing=''
   case $1:$2 in
-    fees:0|rules:0|order-types:0|historical:0|compare:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
+    fees:0|rules:0|order-types:0|historical:0|compare:*) _mkt_kind=choices _mkt_listing=__exchanges ;;
     'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries) ;;
     'config set:1') case $3 in
         format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;

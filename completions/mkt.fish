@@ -142,10 +142,16 @@ function __mkt_in
     contains -- (__mkt_position)[1] $argv
 end
 
-# Whether the command line is at command path $argv[1], argument number $argv[2] (from 0).
+# Whether the command line is at command path $argv[1], argument number $argv[2] (from 0), or
+# any after it with a third word, "on", for a variadic argument.
 function __mkt_at_argument
     set -l position (__mkt_position)
-    test "$position[1]" = "$argv[1]" -a "$position[2]" = "$argv[2]"
+    test "$position[1]" = "$argv[1]"; or return 1
+    if test "$argv[3]" = on
+        test "$position[2]" -ge "$argv[2]"
+    else
+        test "$position[2]" = "$argv[2]"
+    end
 end
 
 # What a hidden command of the mkt being completed prints (__profiles, __exchanges), with the
@@ -246,7 +252,7 @@ complete -c mkt -n '__mkt_at_argument fees 0' -a '(__mkt_values fees:0)'
 complete -c mkt -n '__mkt_at_argument rules 0' -a '(__mkt_values rules:0)'
 complete -c mkt -n '__mkt_at_argument order-types 0' -a '(__mkt_values order-types:0)'
 complete -c mkt -n '__mkt_at_argument historical 0' -a '(__mkt_values historical:0)'
-complete -c mkt -n '__mkt_at_argument compare 0' -a '(__mkt_values compare:0)'
+complete -c mkt -n '__mkt_at_argument compare 0 on' -a '(__mkt_values compare:0)'
 complete -c mkt -n '__mkt_at_argument \'config get\' 0' -a '(__mkt_values \'config get:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 0' -a '(__mkt_values \'config set:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 1' -a '(__mkt_values \'config set:1\')'

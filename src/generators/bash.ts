@@ -29,8 +29,8 @@ function valueAssignment(value: ValueCompletion): string {
 }
 
 /** A case statement whose lines after the first are indented by `indent`, where it is written. */
-function caseStatement(subject: string, branches: [string[], string][], otherwise: string, indent = '  '): string {
-  const lines = branches.map(([keys, body]) => `${indent}  ${pattern(keys)}) ${body} ;;`);
+function caseStatement(subject: string, branches: [string[], string][], otherwise: string, indent = '  ', patternOf = pattern): string {
+  const lines = branches.map(([keys, body]) => `${indent}  ${patternOf(keys)}) ${body} ;;`);
   return `case ${subject} in\n${lines.join('\n')}\n${indent}  *) ${otherwise} ;;\n${indent}esac`;
 }
 
@@ -60,13 +60,16 @@ function tables(program: CommandSpec): string {
   );
   const byValue = groupBy([...valueOptions(program)], ([, { variants }]) => flagAssignment(variants));
   const values = caseStatement('$1', [...byValue].map(([assignment, group]) => [group.map(([name]) => name), assignment]), 'return 1');
+  // A variadic argument (the command's only one) is every position: `'compare:'*`.
   const argumentValues = positionalArguments(program)
     .filter(({ value }) => value.kind !== 'none')
-    .map(({ key, value }) => ({ key, body: valueAssignment(value) }));
+    .map(({ key, variadic, value }) => ({ key: variadic ? `${shellWord(key.replace(/\d+$/, ''))}*` : shellWord(key), body: valueAssignment(value) }));
   const argumentsCase = caseStatement(
     '$1:$2',
     [...groupBy(argumentValues, (entry) => entry.body)].map(([body, group]) => [group.map((entry) => entry.key), body]),
     '_mkt_kind=none',
+    '  ',
+    (keys) => keys.join('|'),
   );
 
   return `# The subcommands of the command path $1 ('' is mkt itself).

@@ -117,10 +117,16 @@ function __mkt_in
     contains -- (__mkt_position)[1] $argv
 end
 
-# Whether the command line is at command path $argv[1], argument number $argv[2] (from 0).
+# Whether the command line is at command path $argv[1], argument number $argv[2] (from 0), or
+# any after it with a third word, "on", for a variadic argument.
 function __mkt_at_argument
     set -l position (__mkt_position)
-    test "$position[1]" = "$argv[1]" -a "$position[2]" = "$argv[2]"
+    test "$position[1]" = "$argv[1]"; or return 1
+    if test "$argv[3]" = on
+        test "$position[2]" -ge "$argv[2]"
+    else
+        test "$position[2]" = "$argv[2]"
+    end
 end
 
 # What a hidden command of the mkt being completed prints (__profiles, __exchanges), with the
@@ -186,7 +192,8 @@ function completeLines(program: CommandSpec): string {
   );
   const argumentLines = positionalArguments(program)
     .filter(({ value }) => value.kind !== 'none' && value.kind !== 'files')
-    .map(({ command, index, key }) => `complete -c mkt -n ${fishWord(`__mkt_at_argument ${fishWord(pathKey(command))} ${index}`)}${valuesCall(key)}`);
+    .map(({ command, index, key, variadic }) =>
+      `complete -c mkt -n ${fishWord(`__mkt_at_argument ${fishWord(pathKey(command))} ${index}${variadic ? ' on' : ''}`)}${valuesCall(key)}`);
   return [...subcommandLines, '', ...optionLines, '', ...argumentLines].join('\n');
 }
 

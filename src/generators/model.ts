@@ -30,6 +30,8 @@ export interface ArgumentSpec {
   name: string;
   description: string;
   required: boolean;
+  /** Takes every word from here on (`compare [exchange...]`). */
+  variadic: boolean;
   value: ValueCompletion;
 }
 
@@ -79,6 +81,7 @@ export function describeCommand(command: Command, path: readonly string[] = []):
       name: argument.name(),
       description: argument.description,
       required: argument.required,
+      variadic: argument.variadic,
       value: argumentValues(path, argument),
     })),
     subcommands: help

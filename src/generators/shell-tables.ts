@@ -21,9 +21,15 @@ export function groupBy<T>(items: readonly T[], keyOf: (item: T) => string): Map
 }
 
 /** Each command's positional arguments, with the key the scripts look one up by: `PATH:N`, N from 0. */
-export function positionalArguments(program: CommandSpec): { command: CommandSpec; index: number; key: string; value: ValueCompletion }[] {
+export function positionalArguments(
+  program: CommandSpec,
+): { command: CommandSpec; index: number; key: string; variadic: boolean; value: ValueCompletion }[] {
   return allCommands(program).flatMap((command) =>
-    command.arguments.map((argument, index) => ({ command, index, key: `${pathKey(command)}:${index}`, value: argument.value })),
+    command.arguments.map((argument, index) => {
+      // The scripts match "from here on" as any position: right only for a command's one argument.
+      if (argument.variadic && index > 0) throw new Error(`${pathKey(command)}: a variadic argument after others cannot be completed`);
+      return { command, index, key: `${pathKey(command)}:${index}`, variadic: argument.variadic, value: argument.value };
+    }),
   );
 }
 

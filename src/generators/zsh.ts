@@ -76,7 +76,8 @@ function optionArrays(arrays: ReadonlyMap<OptionSpec, string>): string {
 }
 
 function argumentSpec(argument: ArgumentSpec, index: number): string {
-  return shellWord(`${index + 1}:${argument.required ? '' : ':'}${argument.name}:${action(argument.value, index)}`);
+  const position = argument.variadic ? '*' : `${index + 1}`;
+  return shellWord(`${position}:${argument.required || argument.variadic ? '' : ':'}${argument.name}:${action(argument.value, index)}`);
 }
 
 function commandFunction(command: CommandSpec, arrays: ReadonlyMap<OptionSpec, string>): string {

@@ -84,7 +84,7 @@ describe('the completion model of the program', () => {
     expect(values.has('--all')).toBe(false);
     expect(values.get('--start-date')?.variants).toEqual([{ value: { kind: 'none' }, paths: ['historical', 'results'] }]);
     expect(values.get('--columns')?.variants.map((variant) => variant.paths)).toEqual([
-      ['', 'exchanges', 'filters', 'auth list'], ['fees'], ['rules'], ['order-types'], ['historical'], ['results'],
+      ['', 'exchanges', 'compare', 'filters', 'auth list'], ['fees'], ['rules'], ['order-types'], ['historical'], ['results'],
     ]);
   });
 });
