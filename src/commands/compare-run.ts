@@ -1,7 +1,7 @@
 import { blendedRate, ratesAtVolume } from '../api/tiers.js';
 import type { Context } from '../context.js';
 import { MktError, NotFoundError, NotLicensedError } from '../errors.js';
-import { type Column, inOneBatch, type JsonObject } from '../output/exporter.js';
+import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { exchangeList } from './exchanges-run.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
@@ -23,6 +23,17 @@ const COMPARE_COLUMNS: readonly Column[] = [
   { name: 'blended', kind: 'number', nullable: true },
   { name: 'effective_date', kind: 'string', nullable: true },
   { name: 'error', kind: 'string', nullable: true },
+];
+
+/** What a table shows: short headers; the effective date goes first on a narrow terminal, the error never. */
+const COMPARE_TABLE_COLUMNS: readonly TableColumn[] = [
+  { name: 'exchange', header: 'Exchange' },
+  { name: 'tier', header: 'Tier' },
+  { name: 'maker', header: 'Maker' },
+  { name: 'taker', header: 'Taker' },
+  { name: 'blended', header: 'Blended' },
+  { name: 'effective_date', header: 'Effective', priority: 1 },
+  { name: 'error', header: 'Error' },
 ];
 
 /** Schedules fetched at once: a few, as the walk does; the rate gate spaces them further. */
@@ -57,30 +68,36 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
     : (await exchangeList(context, false)).list.exchanges.map((exchange) => exchange.id);
   const client = await context.client();
 
-  const failures: MktError[] = [];
+  // A venue's error in its row is short (the row names the venue); its warning has the whole message.
+  const failures = new Map<string, MktError>();
+  const failed = (exchange: string, error: MktError, short: string): JsonObject => {
+    failures.set(exchange, error);
+    return { exchange, error: short };
+  };
   const rows = await mapConcurrently(exchanges, CONCURRENCY, async (exchange): Promise<JsonObject> => {
     let body: unknown;
     try {
       body = await client.fetchExchangeResource(exchange, 'fees');
     } catch (error) {
-      if (!(error instanceof NotLicensedError) && !(error instanceof NotFoundError)) throw error;
-      failures.push(error);
-      return { exchange, error: error.message };
+      if (error instanceof NotLicensedError) return failed(exchange, error, 'not licensed (403)');
+      if (error instanceof NotFoundError) return failed(exchange, error, 'unknown exchange (404)');
+      throw error;
     }
     const schedule = typeof body === 'object' && body !== null ? (body as JsonObject) : {};
     const rates = ratesAtVolume(schedule.fee_schedule, request.volume);
-    if (!rates) {
-      const error = new MktError(`the fee schedule of ${exchange} has no numeric maker_fee and taker_fee`);
-      failures.push(error);
-      return { exchange, error: error.message };
-    }
+    if (!rates) return failed(exchange, new MktError(`the fee schedule of ${exchange} has no numeric maker_fee and taker_fee`), 'no numeric fees');
     const effectiveDate = typeof schedule.effective_date === 'string' ? schedule.effective_date : null;
     return { exchange, tier: rates.tier, maker: rates.maker, taker: rates.taker, blended: blendedRate(rates, request.makeShare), effective_date: effectiveDate };
   });
 
-  for (const row of rows) if (typeof row.error === 'string') context.log.warn(`${row.exchange as string}: ${row.error}`);
+  // In the order the venues were named, whichever answered first.
+  const inOrder = exchanges.flatMap((exchange) => {
+    const error = failures.get(exchange);
+    return error ? [{ exchange, error }] : [];
+  });
+  for (const { exchange, error } of inOrder) context.log.warn(`${exchange}: ${error.message}`);
   const compared = rows.filter((row) => row.error === undefined).sort((a, b) => (a.blended as number) - (b.blended as number));
-  if (compared.length === 0 && failures.length > 0) throw failures[0];
-  const failed = rows.filter((row) => row.error !== undefined);
-  await writeDataset({ shape: 'list', batches: inOneBatch([...compared, ...failed]), columns: COMPARE_COLUMNS, select: context.globals.columns }, output);
+  if (compared.length === 0 && inOrder[0]) throw inOrder[0].error;
+  const uncompared = rows.filter((row) => row.error !== undefined);
+  await writeDataset({ shape: 'list', batches: inOneBatch([...compared, ...uncompared]), columns: COMPARE_COLUMNS, tableColumns: COMPARE_TABLE_COLUMNS, select: context.globals.columns }, output);
 }

@@ -27,6 +27,13 @@ describe('mkt fees --volume', () => {
     expect(body.at_volume.tier).not.toBeNull();
   });
 
+  it('shows, in the table, the tier and the rates at the volume', async () => {
+    const rates = ratesAtVolume((await feesOf('CBOE')).fee_schedule, 15_000_000)!;
+    const run = await runInProcess(['fees', 'CBOE', '--volume', '15M'], { env: { ...env(), NO_COLOR: '1' }, stdout: { isTTY: true, columns: 80 } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`│ At 15,000,000 a month │ ${rates.tier}: maker ${rates.maker}, taker ${rates.taker} │`);
+  });
+
   it.each(['15X', '-1', '1.5'])('refuses --volume %j before anything is sent', async (volume) => {
     const run = await runInProcess(['fees', 'CBOE', '--volume', volume], { env: { ...env(), MKT_BASE_URL: 'http://127.0.0.1:1' } });
     expect(run).toMatchObject({
@@ -54,8 +61,8 @@ describe('mkt compare', () => {
     expect(run.code).toBe(0);
     expect(run.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
       { exchange: 'NYSE', error: null },
-      { exchange: 'IEX', error: 'your key is not licensed for IEX (403)' },
-      { exchange: 'NOPE', error: 'unknown exchange NOPE (404)' },
+      { exchange: 'IEX', error: 'not licensed (403)' },
+      { exchange: 'NOPE', error: 'unknown exchange (404)' },
     ]);
     expect(run.stderr).toBe('warning: IEX: your key is not licensed for IEX (403)\nwarning: NOPE: unknown exchange NOPE (404)\n');
   });

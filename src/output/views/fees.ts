@@ -1,3 +1,4 @@
+import type { RatesAtVolume } from '../../api/tiers.js';
 import type { ExchangeFeeSchedule, FeeTier } from '../../api/types.js';
 import type { OutputTarget } from '../exporter.js';
 import { type GridCell, renderGrid, renderKeyValueTable } from '../grid.js';
@@ -18,8 +19,19 @@ export function tiersByVolume(fees: ExchangeFeeSchedule): [name: string, tier: F
   return Object.entries(fees.fee_schedule.tier_thresholds).sort(([, a], [, b]) => a.volume - b.volume);
 }
 
-/** `mkt fees`: the summary, then the tiers by increasing volume, rates as the service wrote them. */
-export function renderFeesView(fees: ExchangeFeeSchedule, target: OutputTarget): string {
+/** `at_volume`, which `fees --volume` adds (src/api/tiers.ts): the key/value row that says what applies there. */
+function atVolumeRow(fees: ExchangeFeeSchedule & { at_volume?: RatesAtVolume }, target: OutputTarget): [string, string][] {
+  const at = fees.at_volume;
+  if (!at) return [];
+  const tier = at.tier ?? 'no tier reached';
+  return [[`At ${formatNumber(at.volume, target)} a month`, `${tier}: maker ${formatRate(at.maker)}, taker ${formatRate(at.taker)}`]];
+}
+
+/**
+ * `mkt fees`: the summary (with `fees --volume`, what applies at that volume), then the tiers
+ * by increasing volume, rates as the service wrote them.
+ */
+export function renderFeesView(fees: ExchangeFeeSchedule & { at_volume?: RatesAtVolume }, target: OutputTarget): string {
   const summary = renderKeyValueTable(
     [
       ['Exchange', fees.exchange],
@@ -27,6 +39,7 @@ export function renderFeesView(fees: ExchangeFeeSchedule, target: OutputTarget):
       ['Maker fee', formatFee(fees.fee_schedule.maker_fee)],
       ['Taker fee', formatFee(fees.fee_schedule.taker_fee)],
       ['Last updated', fees.last_updated],
+      ...atVolumeRow(fees, target),
     ],
     target,
   );
