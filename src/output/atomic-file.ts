@@ -51,7 +51,8 @@ async function fill(
   } catch (error) {
     stream.on('error', () => {});
     stream.destroy();
-    throw cannotWrite(path, error);
+    // What broke the stream (ENOSPC), rather than what a later write to it then met ("write after destroy").
+    throw cannotWrite(path, stream.errored ?? error);
   }
 }
 

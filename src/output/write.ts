@@ -109,7 +109,9 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
   } catch (error) {
     if (signal.aborted) throw abortReason(signal);
     if (outputPath !== undefined) throw error; // writeAtomically has named the file
-    if (isBrokenPipe(error)) return { format, records };
-    throw cannotWrite('to standard output', error);
+    // What broke stdout (EPIPE, ENOSPC), rather than what a later write to it then met.
+    const cause = stdout.errored ?? error;
+    if (isBrokenPipe(cause)) return { format, records };
+    throw cannotWrite('to standard output', cause);
   }
 }
