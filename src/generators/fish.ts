@@ -1,5 +1,5 @@
 import { allCommands, type CommandSpec, type OptionSpec } from './model.js';
-import { fishWord, groupBy, optionNames, pathKey, positionalArguments, valueOptions, type ValueVariant } from './shell-tables.js';
+import { fishWord, groupBy, pathKey, positionalArguments, valueOptions, type ValueVariant } from './shell-tables.js';
 import type { ValueCompletion } from './value-sources.js';
 
 const words = (items: readonly string[]): string => items.map(fishWord).join(' ');

@@ -4,6 +4,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { installed } from '../helpers/installed.js';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { SETTING_NAMES } from '../../src/config/settings.js';
@@ -22,14 +23,6 @@ const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const COMPLETIONS = join(ROOT, 'completions');
 
-function installed(command: string): boolean {
-  try {
-    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 const HAS = { bash: installed('bash'), zsh: installed('zsh'), fish: installed('fish'), script: installed('script') };
 const missing = (shell: string): string => (HAS[shell as keyof typeof HAS] ? '' : ` (SKIPPED: ${shell} is not installed)`);
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { installed } from '../helpers/installed.js';
 import { allCommands } from '../../src/generators/model.js';
 import { ENVIRONMENT, EXIT_STATUS } from '../../src/generators/reference-facts.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -132,7 +133,7 @@ describe('help at a terminal', () => {
   });
 });
 
-const hasMan = spawnSync('sh', ['-c', 'command -v man']).status === 0;
+const hasMan = installed('man');
 
 describe(`docs/mkt.1${hasMan ? '' : ' (SKIPPED: man is not installed)'}`, () => {
   const page = readFileSync(MAN_PAGE, 'utf8');

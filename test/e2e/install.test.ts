@@ -3,17 +3,11 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { installed } from '../helpers/installed.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const hasMan = (() => {
-  try {
-    execFileSync('man', ['-w', 'man'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+const hasMan = installed('man');
 
 describe('npm install -g, as the README gives it', () => {
   const prefix = tempDir('mkt-global-');

@@ -1,23 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../helpers/certificate.js';
+import { installed } from '../helpers/installed.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'network-test-key-5555';
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function listen(server: ReturnType<typeof createHttpServer>): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -48,14 +38,10 @@ describe('network failures: exit 1, one line naming the cause and the host', () 
     }
   });
 
-  it.skipIf(!hasOpenssl())('TLS: a self-signed certificate (skipped where openssl is absent)', async () => {
-    const dir = tempDir('mkt-tls-');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+  it.skipIf(!installed('openssl'))('TLS: a self-signed certificate (skipped where openssl is absent)', async () => {
+    const certificate = selfSignedCertificate();
     const server = createHttpsServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      { key: certificate.key, cert: certificate.cert },
       (_request, response) => response.end('{}'),
     );
     const host = await listen(server as unknown as ReturnType<typeof createHttpServer>);

@@ -1,14 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { selfSignedCertificate } from '../helpers/certificate.js';
+import { installed } from '../helpers/installed.js';
 import { closedPort, emptyResultsPage, sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { runMkt } from '../helpers/run-mkt.js';
-import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 14, point 9: HTTPS_PROXY, http_proxy, ALL_PROXY and NO_PROXY as curl reads them.
 const KEY = 'proxy-test-key-0123456789';
@@ -78,24 +76,12 @@ async function startProxy(connectStatus?: string) {
   return { url: `http://127.0.0.1:${port}`, host: `127.0.0.1:${port}`, passed };
 }
 
-function hasOpenssl(): boolean {
-  try {
-    execFileSync('openssl', ['version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('an https service through a CONNECT tunnel', () => {
-  it.skipIf(!hasOpenssl())('tunnels with the proxy credentials, TLS to the service inside, and keeps the tunnel for the retry (skipped without openssl)', async () => {
-    const dir = tempDir('mkt-proxy-tls-');
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-      '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
-    ], { stdio: 'ignore' });
+  it.skipIf(!installed('openssl'))('tunnels with the proxy credentials, TLS to the service inside, and keeps the tunnel for the retry (skipped without openssl)', async () => {
+    const certificate = selfSignedCertificate();
     const served: IncomingHttpHeaders[] = [];
-    const service = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (incoming, response) => {
+    const service = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (incoming, response) => {
       served.push(incoming.headers);
       // A 503 first: the retry goes over the same tunnel, kept alive.
       if (served.length === 1) sendJson(response, 503, { detail: 'busy' }, { 'retry-after': '0' });
@@ -107,7 +93,7 @@ describe('an https service through a CONNECT tunnel', () => {
     const run = await runMkt(['results', '--format', 'json'], {
       env: {
         HTTPS_PROXY: `http://${PROXY_CREDENTIALS}@${proxy.host}`,
-        NODE_EXTRA_CA_CERTS: join(dir, 'cert.pem'),
+        NODE_EXTRA_CA_CERTS: certificate.certFile,
         MKT_BASE_URL: `https://127.0.0.1:${servicePort}`,
         MKT_API_KEY: KEY,
       },

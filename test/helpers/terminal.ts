@@ -1,16 +1,10 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { MKT_BIN, tempConfigDir } from './run-mkt.js';
+import { installed } from './installed.js';
 import { tempDir } from './temp-dir.js';
 
 /** util-linux `script`, which gives a command a real pseudo-terminal. */
-export const hasScript = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v script'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
+export const hasScript = installed('script');
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 
