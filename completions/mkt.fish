@@ -236,6 +236,7 @@ complete -c mkt -n '__mkt_in results' -l page-number -x -d 'page index, from 0 (
 complete -c mkt -n '__mkt_in results' -l all -d 'walk every page'
 complete -c mkt -n '__mkt_in results' -l limit -x -d 'stop after this many records, walking pages as needed'
 complete -c mkt -n '__mkt_in results' -l allow-drift -d 'accept a walk during which the results changed, with a warning'
+complete -c mkt -n '__mkt_in results' -l parse-amounts -d 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount'
 complete -c mkt -n '__mkt_in exchanges' -l refresh -d 'ask the service again instead of using the kept list'
 complete -c mkt -n '__mkt_in compare' -l make-share -x -d 'part of the volume that adds liquidity, from 0 to 1'
 complete -c mkt -n '__mkt_in \'auth login\'' -l no-verify -d 'store the key without checking it against the service'

@@ -1,10 +1,11 @@
 import { fstatSync } from 'node:fs';
 import type { Context } from '../context.js';
 import type { Format } from '../formats.js';
+import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { type WalkProgress, walkResults } from '../api/walk.js';
 import { createProgress } from '../io/progress.js';
-import type { TableColumn } from '../output/exporter.js';
+import type { Column, TableColumn } from '../output/exporter.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
@@ -16,6 +17,8 @@ export interface ResultsRequest {
   all: boolean;
   limit?: number;
   allowDrift: boolean;
+  /** `--parse-amounts`: fee_amount_value and fee_amount_unit after fee_amount (src/api/amounts.ts). */
+  parseAmounts: boolean;
 }
 
 /**
@@ -35,6 +38,10 @@ const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
   { name: 'scraped_time', header: 'Scraped', priority: 2 },
 ];
 
+/** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
+const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
+  field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]);
+
 export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
@@ -51,6 +58,8 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   });
   const startedAt = deps.now();
   let last: WalkProgress | undefined;
+  // Either field named in --columns is enough: the flag only adds them where nothing was chosen.
+  const withAmounts = request.parseAmounts || AMOUNT_FIELDS.some((field) => globals.columns?.includes(field.name));
   const walk = walkResults(client, request.query, {
     all: request.all,
     limit: request.limit,
@@ -66,8 +75,8 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
       {
         shape: 'list',
         // The spinner goes once the walk is over: before a table reaches the terminal.
-        batches: thenRun(walk, () => progress.clear()),
-        columns: FEE_SCHEDULE_RESULT_FIELDS,
+        batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress.clear()),
+        columns: withAmounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS,
         select: globals.columns,
         tableColumns: RESULTS_TABLE_COLUMNS,
       },

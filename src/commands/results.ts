@@ -40,6 +40,7 @@ interface ResultsFlags {
   all?: boolean;
   limit?: string;
   allowDrift?: boolean;
+  parseAmounts?: boolean;
 }
 
 
@@ -83,7 +84,7 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
     if (all) throw new UsageError('--all walks every page from the first: leave out --page-number');
     query.page_number = parseInteger('--page-number', flags.pageNumber, { min: 0 });
   }
-  return { query, all, limit, allowDrift: flags.allowDrift === true };
+  return { query, all, limit, allowDrift: flags.allowDrift === true, parseAmounts: flags.parseAmounts === true };
 }
 
 export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
@@ -120,6 +121,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--all', 'walk every page')
     .option('--limit <n>', 'stop after this many records, walking pages as needed')
     .option('--allow-drift', 'accept a walk during which the results changed, with a warning')
+    .option('--parse-amounts', 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount')
     .action(async (flags: ResultsFlags, self: Command) => {
       const request = toResultsRequest(flags);
       const { runResults } = await import('./results-run.js');
@@ -132,8 +134,8 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
       command: 'mkt results --all --latest-only --format parquet -o /data/fees-$(date +%F).parquet',
     },
     {
-      comment: 'A pipeline: maker fees of market makers, one tab-separated line each',
-      command: "mkt results --all --fee-action Make --fee-participant 'Market Maker' -f ndjson | jq -r '[.exchange_name, .fee_amount] | @tsv'",
+      comment: 'A pipeline: the mean maker rate in USD of market makers, from the amounts as numbers',
+      command: "mkt results --all --parse-amounts --fee-action Make --fee-participant 'Market Maker' -f ndjson | jq -s 'map(select(.fee_amount_unit == \"USD\") | .fee_amount_value) | add / length'",
     },
   ]);
 }
