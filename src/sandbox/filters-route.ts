@@ -47,7 +47,7 @@ export function serveAvailableFilters(dataset: ResultsDataset, params: URLSearch
     const venueIndex = dataset.versionVenue[version] as number;
     const start = dataset.versionStart[version] as number;
     const end = dataset.versionStart[version + 1] as number;
-    if (start === end || !visible(venueIndex)) continue;
+    if (start === end || dataset.versionWithdrawn[version] === 1 || !visible(venueIndex)) continue;
     venues[venueIndex] = 1;
     feeTypes[dataset.versionFeeType[version] as number] = 1;
     RECORD_FACETS.forEach(([, column], facet) => {

@@ -11,6 +11,7 @@ import {
   FEE_TYPE_SPELLINGS,
   NULL_CODE,
   type ResultsDataset,
+  REVISED_AMOUNTS,
 } from './results-dataset.js';
 import * as text from './results-text.js';
 import { formatLocalMicros, formatOffsetMicros } from './time.js';
@@ -111,6 +112,13 @@ const PER_SHARE_REBATES = pool('fee_amount', PER_SHARE.map((amount) => `(${amoun
 const CENTS = pool('fee_amount', Array.from({ length: 90 }, (_, n) => `$${((n + 1) / 100).toFixed(2)}`));
 const PERCENTS = pool('fee_amount', Array.from({ length: 30 }, (_, n) => `${((n + 1) / 100).toFixed(2)}%`));
 const MAKE = FEE_ACTIONS.indexOf('Make');
+/**
+ * Revised amounts (versions added while the sandbox runs change some): per share with five
+ * decimals, the last odd, so never one of the four-decimal amounts records are generated with.
+ */
+const REVISED = Array.from({ length: REVISED_AMOUNTS }, (_, r) => `$0.${String(2 * r + 1).padStart(5, '0')}`);
+const REVISED_FEES = pool('fee_amount', REVISED);
+const REVISED_REBATES = pool('fee_amount', REVISED.map((amount) => `(${amount})`));
 
 function feeAmount(random: Random, isRebate: boolean): ByteString {
   const style = random.int(0, 9);
@@ -122,18 +130,12 @@ function feeAmount(random: Random, isRebate: boolean): ByteString {
 
 /** Writes the JSON of records on demand, the same for the same seed every time. */
 export class RecordWriter {
-  /** Per version: exchange_name and fee_type; version_id and scraped_time. */
-  private readonly versionHeads: readonly ByteString[];
-  private readonly versionTails: readonly ByteString[];
+  /** Per version: exchange_name and fee_type; version_id and scraped_time. Extended as versions are added. */
+  private readonly versionHeads: ByteString[] = [];
+  private readonly versionTails: ByteString[] = [];
   private readonly longNotes: readonly ByteString[];
 
   constructor(private readonly dataset: ResultsDataset) {
-    this.versionHeads = Array.from({ length: dataset.versionCount }, (_, v) =>
-      fields(VERSION_HEAD_FIELDS, [VENUES[dataset.versionVenue[v]!]!.id, FEE_TYPE_SPELLINGS[dataset.versionFeeType[v]!]!]),
-    );
-    this.versionTails = Array.from({ length: dataset.versionCount }, (_, v) =>
-      fields(VERSION_TAIL_FIELDS, [new Random(dataset.seed, VERSION, v).uuid(), formatOffsetMicros(dataset.versionScrapedMicros[v]!)]),
-    );
     this.longNotes = Array.from({ length: LONG_NOTE_VARIANTS }, (_, variant) => fields(['fee_notes'], [text.longNote(variant)]));
   }
 
@@ -144,20 +146,27 @@ export class RecordWriter {
   write(index: number, parts: ByteString[]): void {
     const data = this.dataset;
     const v = data.recordVersion[index]!;
-    const random = new Random(data.seed, RECORD, index);
+    if (v >= this.versionHeads.length) this.addVersions();
+    // An added record copies the text of an earlier one (or has its own): all but id and amount.
+    const content = data.contentIndex(index);
+    const random = new Random(data.seed, RECORD, content);
+    const id = random.uuid();
     const action = data.action[index]!;
     const tradeType = data.tradeType[index]!;
     const symbolCode =
       (data.symbolClassification[index]! * FEE_SYMBOL_TYPES.length + data.symbolType[index]!) * (FEE_TRADE_TYPES.length + 1) +
       (tradeType === NULL_CODE ? FEE_TRADE_TYPES.length : tradeType);
+    const category = random.pick(CATEGORY_CHARGES[data.category[index]!]!);
+    const amount = feeAmount(random, action === MAKE && random.chance(0.8));
+    const revision = data.amountRevision(index);
     parts.push(
-      plainField('id', random.uuid()),
+      plainField('id', index < data.baseSize ? id : data.addedIdRandom(index).uuid()),
       this.versionHeads[v]!,
-      random.pick(CATEGORY_CHARGES[data.category[index]!]!),
-      feeAmount(random, action === MAKE && random.chance(0.8)),
+      category,
+      revision === 0 ? amount : (action === MAKE ? REVISED_REBATES : REVISED_FEES)[revision - 1]!,
       ACTIONS[action]!,
       random.pick(DETAILS),
-      this.notes(index, random),
+      this.notes(content, random),
       random.pick(REFERENCES),
       PARTICIPANTS[data.participant[index]!]!,
       random.pick(PARTICIPANT_DETAILS),
@@ -167,6 +176,21 @@ export class RecordWriter {
       plainField('created_on', formatLocalMicros(data.createdMicros(index))),
       '}',
     );
+  }
+
+  /** The version_id of a version: drawn from (seed, its number), whenever it was made. */
+  static versionId(seed: number, version: number): string {
+    return new Random(seed, VERSION, version).uuid();
+  }
+
+  private addVersions(): void {
+    const data = this.dataset;
+    for (let v = this.versionHeads.length; v < data.versionCount; v++) {
+      this.versionHeads.push(fields(VERSION_HEAD_FIELDS, [VENUES[data.versionVenue[v]!]!.id, FEE_TYPE_SPELLINGS[data.versionFeeType[v]!]!]));
+      this.versionTails.push(
+        fields(VERSION_TAIL_FIELDS, [RecordWriter.versionId(data.seed, v), formatOffsetMicros(data.versionScrapedMicros[v]!)]),
+      );
+    }
   }
 
   private notes(index: number, random: Random): ByteString {

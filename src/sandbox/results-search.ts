@@ -29,16 +29,26 @@ const CATEGORY_RANKS = ranksOf(FEE_CATEGORY_SPELLINGS);
 
 /**
  * Filters, sorts and pages the dataset. Every order is total: ties on the sort field are
- * broken by created_on in the same direction, and created_on is unique, so pages never overlap.
- * Descending order is ascending order read backwards.
+ * broken by created_on, then by id, in the same direction (only the records of an added
+ * version share a created_on), so pages never overlap. Descending order is ascending order
+ * read backwards. Withdrawn records are in no order.
  */
 export class ResultsIndex {
   private readonly ascending = new Map<OrderBy, Uint32Array>();
   private readonly matches = new Map<string, Uint32Array>();
+  /** The dataset's revision the caches were computed for. */
+  private revision: number;
 
-  constructor(private readonly dataset: ResultsDataset) {}
+  constructor(private readonly dataset: ResultsDataset) {
+    this.revision = dataset.revision;
+  }
 
   slice(search: ResultsSearch): ResultsSlice {
+    if (this.revision !== this.dataset.revision) {
+      this.ascending.clear();
+      this.matches.clear();
+      this.revision = this.dataset.revision;
+    }
     const ordered = this.matching(search);
     const total = ordered.length;
     const first = search.pageNumber * search.pageSize;
@@ -120,21 +130,35 @@ export class ResultsIndex {
 
   private sortAscending(orderBy: OrderBy): Uint32Array {
     const data = this.dataset;
+    // Index order is the order of (created_on, id), and of scraped_time with those as tie-breaks.
+    const byCreated = this.ascending.get(orderBy === 'created_on' ? 'scraped_time' : 'created_on') ?? liveIndexes(data);
     switch (orderBy) {
-      // Index order is created_on order, and scraped_time order with created_on as tie-break.
       case 'created_on':
-      case 'scraped_time': {
-        const identity = this.ascending.get(orderBy === 'created_on' ? 'scraped_time' : 'created_on');
-        return identity ?? Uint32Array.from({ length: data.size }, (_, i) => i);
-      }
+      case 'scraped_time':
+        return byCreated;
       case 'supplier_name':
-        return countingSort(data.size, VENUE_NAME_RANKS.length, (i) => VENUE_NAME_RANKS[data.versionVenue[data.recordVersion[i]!]!]!);
+        return countingSort(byCreated, VENUE_NAME_RANKS.length, (i) => VENUE_NAME_RANKS[data.versionVenue[data.recordVersion[i]!]!]!);
       case 'fee_type':
-        return countingSort(data.size, FEE_TYPE_RANKS.length, (i) => FEE_TYPE_RANKS[data.versionFeeType[data.recordVersion[i]!]!]!);
+        return countingSort(byCreated, FEE_TYPE_RANKS.length, (i) => FEE_TYPE_RANKS[data.versionFeeType[data.recordVersion[i]!]!]!);
       case 'fee_category':
-        return countingSort(data.size, CATEGORY_RANKS.length, (i) => CATEGORY_RANKS[data.category[i]!]!);
+        return countingSort(byCreated, CATEGORY_RANKS.length, (i) => CATEGORY_RANKS[data.category[i]!]!);
     }
   }
+}
+
+/** The indexes of the records not withdrawn, in index order. */
+function liveIndexes(data: ResultsDataset): Uint32Array {
+  let live = data.size;
+  for (let v = 0; v < data.versionCount; v++) {
+    if (data.versionWithdrawn[v] === 1) live -= data.versionStart[v + 1]! - data.versionStart[v]!;
+  }
+  const indexes = new Uint32Array(live);
+  let at = 0;
+  for (let v = 0; v < data.versionCount; v++) {
+    if (data.versionWithdrawn[v] === 1) continue;
+    for (let i = data.versionStart[v]!; i < data.versionStart[v + 1]!; i++) indexes[at++] = i;
+  }
+  return indexes;
 }
 
 function isUnfiltered(search: ResultsSearch): boolean {
@@ -147,12 +171,12 @@ function isUnfiltered(search: ResultsSearch): boolean {
   );
 }
 
-/** Indexes 0..size-1 ordered by rank, then by index: a stable sort in O(size). */
-function countingSort(size: number, ranks: number, rankOf: (index: number) => number): Uint32Array {
+/** `indexes` ordered by rank, keeping their order within a rank: a stable sort in O(n). */
+function countingSort(indexes: Uint32Array, ranks: number, rankOf: (index: number) => number): Uint32Array {
   const starts = new Uint32Array(ranks + 1);
-  for (let i = 0; i < size; i++) starts[rankOf(i) + 1]!++;
+  for (const i of indexes) starts[rankOf(i) + 1]!++;
   for (let r = 1; r <= ranks; r++) starts[r]! += starts[r - 1]!;
-  const sorted = new Uint32Array(size);
-  for (let i = 0; i < size; i++) sorted[starts[rankOf(i)]!++] = i;
+  const sorted = new Uint32Array(indexes.length);
+  for (const i of indexes) sorted[starts[rankOf(i)]!++] = i;
   return sorted;
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { API_PREFIX, AVAILABLE_FILTERS_PATH, EXCHANGE_RESOURCES, type ExchangeResource, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
+import { ControlRoute, isControlPath } from './control-route.js';
 import { bearerToken, serveExchange } from './exchange-routes.js';
 import { serveAvailableFilters } from './filters-route.js';
 import { detailResponse, type SandboxResponse } from './responses.js';
@@ -15,14 +16,17 @@ export type Router = (request: IncomingMessage, startedAt: number) => SandboxRes
 
 /**
  * Maps a request to the endpoint that answers it: the results path and its /filters with or
- * without a trailing slash, and /exchanges/{exchange}/{resource} exactly as paths.ts spells them.
+ * without a trailing slash, /exchanges/{exchange}/{resource} exactly as paths.ts spells them, and
+ * the sandbox's own control routes under /__sandbox/ (the only paths that take other methods).
  */
 export function createRouter(seed: number, dataset: ResultsDataset): Router {
   const results = new ResultsRoute(dataset);
+  const control = new ControlRoute(dataset);
   return (request, startedAt) => {
-    if (request.method !== 'GET') return detailResponse(405, 'Method Not Allowed', { allow: 'GET' });
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
+    if (isControlPath(request.url)) return control.serve(request.method, url);
+    if (request.method !== 'GET') return detailResponse(405, 'Method Not Allowed', { allow: 'GET' });
     const resultsKey = request.headers[RESULTS_KEY_HEADER];
     const key = typeof resultsKey === 'string' ? resultsKey : undefined;
     if (path === RESULTS_PATH || path === `${RESULTS_PATH}/`) return results.serve(url.searchParams, key, startedAt);

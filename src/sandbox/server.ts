@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js';
+import { isControlPath } from './control-route.js';
 import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
 import { SANDBOX_KEYS, SCOPED_EXCHANGES } from './keys.js';
@@ -68,12 +69,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const faults = options.faults ? new FaultInjector(seed) : undefined;
   const closing = new AbortController();
 
-  /** `verdict` gives the budget headers; without one (a failure before it), Remaining is 0. */
-  function send(response: ServerResponse, answer: SandboxResponse, verdict: RateVerdict | undefined, fault?: FaultKind): void {
+  /**
+   * `verdict` gives the budget headers; without one (a failure before it), Remaining is 0.
+   * 'unmetered' (the control routes, which are not the service's) sends none.
+   */
+  function send(
+    response: ServerResponse,
+    answer: SandboxResponse,
+    verdict: RateVerdict | 'unmetered' | undefined,
+    fault?: FaultKind,
+  ): void {
     if (response.destroyed) return;
     response.writeHead(answer.status, {
       ...answer.headers,
-      ...(verdict ? rateLimitHeaders(verdict) : { [RATE_LIMIT_REMAINING_HEADER]: '0' }),
+      ...(verdict === 'unmetered' ? {} : verdict ? rateLimitHeaders(verdict) : { [RATE_LIMIT_REMAINING_HEADER]: '0' }),
       'content-length': String(Buffer.byteLength(answer.body)),
     });
     if (fault !== 'truncated-200') {
@@ -86,6 +95,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 
   async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (isControlPath(request.url)) {
+      send(response, route(request, performance.now()), 'unmetered');
+      return;
+    }
     if (latencyMs > 0) {
       try {
         await sleep(latencyMs, undefined, { signal: closing.signal });

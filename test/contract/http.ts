@@ -86,3 +86,34 @@ export async function getAllResults(
     if (page + 1 >= body.total_pages) return { records, pages };
   }
 }
+
+/** What POST /__sandbox/versions answers for each version it added. */
+export interface AddedVersionAnswer {
+  version_id: string;
+  exchange_name: string;
+  fee_type: string;
+  records: number;
+  scraped_time: string;
+  created_on: string;
+  derived_from: string | null;
+  changed: number;
+  added: number;
+  removed: number;
+}
+
+/** A call to the sandbox's control routes, e.g. control(sandbox, 'POST', 'versions', { groups: 2 }). */
+export async function control<Body = unknown>(
+  sandbox: RunningSandbox,
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT',
+  path: string,
+  query: Query = {},
+): Promise<Answer<Body>> {
+  return answer(await fetch(`${sandbox.url}/__sandbox/${path}${queryString(query)}`, { method }));
+}
+
+/** Adds versions through the control route, failing unless it answers 201. */
+export async function addVersions(sandbox: RunningSandbox, query: Query = {}): Promise<AddedVersionAnswer[]> {
+  const { status, text, body } = await control<{ versions: AddedVersionAnswer[] }>(sandbox, 'POST', 'versions', query);
+  if (status !== 201) throw new Error(`POST /__sandbox/versions: status ${status}: ${text}`);
+  return body.versions;
+}
