@@ -16,26 +16,50 @@ export interface ConfigFiles {
   credentials: string;
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** One kind of OS directory: the variable that overrides it, and where each OS keeps that kind. */
+interface DirectoryKind {
+  override: 'MKT_CONFIG_DIR' | 'MKT_CACHE_DIR';
+  /** `%VAR%\mkt\<windows.under>`, `%VAR%` defaulting to `~\AppData\<windows.fallback>`. */
+  windows: { variable: 'APPDATA' | 'LOCALAPPDATA'; fallback: 'Roaming' | 'Local'; under: string };
+  /** `~/Library/<darwin>/mkt`. */
+  darwin: string;
+  /** `$XDG_…/mkt`, or `~/<xdg.fallback>/mkt` */
+  xdg: { variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME'; fallback: string };
+}
+
+function osDirectory(kind: DirectoryKind, env: Env, platform: NodeJS.Platform, home: string): string {
+  const override = env[kind.override]?.trim();
+  if (override) return path.resolve(override);
+  if (platform === 'win32') {
+    const { variable, fallback, under } = kind.windows;
+    return path.win32.join(env[variable] || path.win32.join(home, 'AppData', fallback), 'mkt', under);
+  }
+  if (platform === 'darwin') return path.posix.join(home, 'Library', kind.darwin, 'mkt');
+  // The XDG spec says a relative XDG_*_HOME is invalid and must be ignored.
+  const xdg = env[kind.xdg.variable];
+  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, kind.xdg.fallback), 'mkt');
+}
+
 /**
  * Where `mkt` keeps its files: `MKT_CONFIG_DIR` if set; else the OS config directory —
  * `$XDG_CONFIG_HOME/mkt` or `~/.config/mkt` on Linux and other Unixes,
  * `~/Library/Preferences/mkt` on macOS, `%APPDATA%\mkt\Config` on Windows.
  * The reader and the writer both call this, so they always agree.
  */
-export function configDirectory(
-  env: Readonly<Record<string, string | undefined>>,
-  platform: NodeJS.Platform = process.platform,
-  home: string = homedir(),
-): string {
-  const override = env.MKT_CONFIG_DIR?.trim();
-  if (override) return path.resolve(override);
-  if (platform === 'win32') {
-    return path.win32.join(env.APPDATA || path.win32.join(home, 'AppData', 'Roaming'), 'mkt', 'Config');
-  }
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Preferences', 'mkt');
-  // The XDG spec says a relative XDG_CONFIG_HOME is invalid and must be ignored.
-  const xdg = env.XDG_CONFIG_HOME;
-  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config'), 'mkt');
+export function configDirectory(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  return osDirectory(
+    {
+      override: 'MKT_CONFIG_DIR',
+      windows: { variable: 'APPDATA', fallback: 'Roaming', under: 'Config' },
+      darwin: 'Preferences',
+      xdg: { variable: 'XDG_CONFIG_HOME', fallback: '.config' },
+    },
+    env,
+    platform,
+    home,
+  );
 }
 
 export function configFiles(dir: string): ConfigFiles {
@@ -51,17 +75,16 @@ export function configFiles(dir: string): ConfigFiles {
  * OS cache directory — `$XDG_CACHE_HOME/mkt` or `~/.cache/mkt` on Linux and other Unixes,
  * `~/Library/Caches/mkt` on macOS, `%LOCALAPPDATA%\mkt\Cache` on Windows.
  */
-export function cacheDirectory(
-  env: Readonly<Record<string, string | undefined>>,
-  platform: NodeJS.Platform = process.platform,
-  home: string = homedir(),
-): string {
-  const override = env.MKT_CACHE_DIR?.trim();
-  if (override) return path.resolve(override);
-  if (platform === 'win32') {
-    return path.win32.join(env.LOCALAPPDATA || path.win32.join(home, 'AppData', 'Local'), 'mkt', 'Cache');
-  }
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Caches', 'mkt');
-  const xdg = env.XDG_CACHE_HOME;
-  return path.posix.join(xdg && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.cache'), 'mkt');
+export function cacheDirectory(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  return osDirectory(
+    {
+      override: 'MKT_CACHE_DIR',
+      windows: { variable: 'LOCALAPPDATA', fallback: 'Local', under: 'Cache' },
+      darwin: 'Caches',
+      xdg: { variable: 'XDG_CACHE_HOME', fallback: '.cache' },
+    },
+    env,
+    platform,
+    home,
+  );
 }

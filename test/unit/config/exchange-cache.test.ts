@@ -28,6 +28,8 @@ describe('the cached exchange list', () => {
     [{ XDG_CACHE_HOME: '/x' }, 'linux', '/x/mkt'],
     [{ XDG_CACHE_HOME: 'relative' }, 'linux', '/home/ann/.cache/mkt'],
     [{}, 'darwin', '/home/ann/Library/Caches/mkt'],
+    [{ LOCALAPPDATA: 'D:\\Local' }, 'win32', 'D:\\Local\\mkt\\Cache'],
+    [{}, 'win32', '\\home\\ann\\AppData\\Local\\mkt\\Cache'],
   ] as const)('lives in the OS cache directory: %j on %s', (env, platform, expected) => {
     expect(cacheDirectory(env, platform, '/home/ann')).toBe(expected);
   });
