@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Shell } from './shells.js';
+import { SCRIPT_FILES, type Shell } from './shells.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';
 import { fishScript } from './fish.js';
@@ -15,16 +15,12 @@ const SCRIPTS: Readonly<Record<Shell, (program: CommandSpec) => string>> = {
 
 /** The files generated from the program and kept in the repository, by path from its root. */
 export const SHIPPED_FILES: readonly { path: string; render: (program: CommandSpec) => string }[] = [
-  { path: 'completions/mkt.bash', render: SCRIPTS.bash },
-  { path: 'completions/_mkt', render: SCRIPTS.zsh },
-  { path: 'completions/mkt.fish', render: SCRIPTS.fish },
+  { path: SCRIPT_FILES.bash, render: SCRIPTS.bash },
+  { path: SCRIPT_FILES.zsh, render: SCRIPTS.zsh },
+  { path: SCRIPT_FILES.fish, render: SCRIPTS.fish },
   { path: 'docs/mkt.1', render: manPage },
   { path: 'docs/commands.md', render: commandReference },
 ];
-
-export function completionScript(shell: Shell, program: Command): string {
-  return SCRIPTS[shell](describeCommand(program));
-}
 
 /** Each shipped file's path and the text the program generates for it now. */
 export function renderShippedFiles(program: Command): { path: string; text: string }[] {
