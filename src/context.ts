@@ -5,7 +5,7 @@ import type { ResolvedSettings } from './config/resolve.js';
 import type { ServiceClient } from './api/client.js';
 import { colorEnabled } from './io/color.js';
 import { Logger } from './io/log.js';
-import { AuthError, MktError, UsageError } from './errors.js';
+import { AuthError, type ExitCode, MktError, UsageError } from './errors.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
 export interface GlobalOptions {
@@ -42,6 +42,8 @@ export class Context {
   readonly log: Logger;
   readonly stderrColor: boolean;
   readonly stdoutColor: boolean;
+  /** What a command that succeeded exits with, when not 0: `sync --exit-code` sets 10 for changes. */
+  exitCode: ExitCode | undefined;
   private readonly abortController = new AbortController();
   private readonly disposers: Disposer[] = [];
   private settingsPromise: Promise<ResolvedSettings> | undefined;

@@ -5,6 +5,7 @@
  *   2   usage: unknown flag, bad value, bad date, page size out of 1–100; nothing is sent
  *   3   authentication or licence: no key, key rejected (401), exchange not licensed (403)
  *   4   not found: unknown exchange (404)
+ *   10  changes found: only `sync --exit-code` (and `diff --exit-code`); 0 then means nothing changed
  *   130 interrupted (Ctrl-C); no partial output file is left behind
  * Only src/main.ts turns errors into these codes.
  */
@@ -14,6 +15,7 @@ export const EXIT_CODES = {
   usage: 2,
   auth: 3,
   notFound: 4,
+  changes: 10,
   interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];

@@ -69,7 +69,7 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
       context = created;
     });
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
-    return EXIT_CODES.success;
+    return context?.exitCode ?? EXIT_CODES.success;
   } catch (error) {
     const code = exitCodeFor(error);
     if (isCommanderError(error)) return code; // commander has printed its own message

@@ -9,6 +9,7 @@ import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
 import { registerExchangesCommand } from './commands/exchanges.js';
 import { registerCompareCommand } from './commands/compare.js';
+import { registerSyncCommand } from './commands/sync.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -64,6 +65,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   'config path': ['verbose', 'color'],
   sandbox: GENERAL_OPTIONS,
   completion: [],
+  sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
 };
 
 function commandPath(command: Command): string {
@@ -165,6 +167,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerExchangesCommand(program, contextFor);
   registerCompareCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
+  program.commandsGroup('Mirror commands:');
+  registerSyncCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

@@ -5,6 +5,9 @@ import { IdSet } from './id-set.js';
 import { malformedAnswer } from './results-page.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
 
+/** Where results pages come from: the service, or a mirror answering as the service would (`--offline`). */
+export type ResultsSource = Pick<ServiceClient, 'host' | 'fetchResultsPage'>;
+
 /** Where a walk is, after each page. */
 export interface WalkProgress {
   /** Pages fetched so far. */
@@ -53,7 +56,7 @@ class DriftError extends MktError {
  * first page's own arithmetic bounds the pages asked for.
  */
 export async function* walkResults(
-  client: ServiceClient,
+  client: ResultsSource,
   query: ResultsQuery,
   options: WalkOptions,
 ): AsyncGenerator<readonly FeeScheduleResult[]> {

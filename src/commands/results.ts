@@ -16,8 +16,8 @@ import { collectValues, matchAllowed, parseDateRange, parseInteger } from './fla
 import { addExamples } from './examples.js';
 import type { ResultsRequest } from './results-run.js';
 
-/** Flags of `mkt results`, as commander parses them. */
-interface ResultsFlags {
+/** The filter flags of `mkt results` and `mkt sync`, as commander parses them. */
+export interface FilterFlags {
   exchangeName?: string[];
   exchange?: string[];
   supplierName?: string[];
@@ -33,6 +33,10 @@ interface ResultsFlags {
   endDate?: string;
   until?: string;
   latestOnly?: boolean;
+}
+
+/** Flags of `mkt results`, as commander parses them. */
+interface ResultsFlags extends FilterFlags {
   orderBy?: string;
   orderDir?: string;
   pageSize?: string;
@@ -46,21 +50,21 @@ interface ResultsFlags {
 
 const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
-function pickAlias(flags: ResultsFlags, name: 'startDate' | 'endDate', alias: 'since' | 'until', flag: string): string | undefined {
+function pickAlias(flags: FilterFlags, name: 'startDate' | 'endDate', alias: 'since' | 'until', flag: string): string | undefined {
   if (flags[name] !== undefined && flags[alias] !== undefined) {
     throw new UsageError(`give either ${flag} or --${alias}, not both`);
   }
   return flags[name] ?? flags[alias];
 }
 
-/** Validates every flag and builds the query; a bad value is a UsageError and nothing is sent. */
-export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
+/** The filters of the flags, checked: a bad value is a UsageError and nothing is sent. */
+export function toFilterQuery(flags: FilterFlags): ResultsQuery {
   const query: ResultsQuery = {};
   const exchanges = [...(flags.exchangeName ?? []), ...(flags.exchange ?? [])];
   if (exchanges.length > 0) query.exchange_name = exchanges;
   if (flags.supplierName?.length) query.supplier_name = flags.supplierName;
   for (const name of ENUM_FILTER_NAMES) {
-    const values = flags[camel(name) as keyof ResultsFlags] as string[] | undefined;
+    const values = flags[camel(name) as keyof FilterFlags] as string[] | undefined;
     if (values?.length) query[name] = values.map((value) => matchAllowed(flagOf(name), value, ENUM_FILTER_VALUES[name]));
   }
   const dates = parseDateRange(
@@ -70,6 +74,12 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
   if (dates.start) query.start_date = dates.start;
   if (dates.end) query.end_date = dates.end;
   if (flags.latestOnly) query.latest_only = true;
+  return query;
+}
+
+/** Validates every flag and builds the query; a bad value is a UsageError and nothing is sent. */
+export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
+  const query = toFilterQuery(flags);
   if (flags.orderBy !== undefined) query.order_by = matchAllowed('--order-by', flags.orderBy, ORDER_BY_VALUES) as OrderBy;
   if (flags.orderDir !== undefined) query.order_dir = matchAllowed('--order-dir', flags.orderDir, ORDER_DIR_VALUES) as OrderDir;
   const limit = flags.limit === undefined ? undefined : parseInteger('--limit', flags.limit, { min: 1 });
@@ -87,18 +97,8 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
   return { query, all, limit, allowDrift: flags.allowDrift === true, parseAmounts: flags.parseAmounts === true };
 }
 
-export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
-  const command = program
-    .command('results')
-    .summary(
-      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
-        + 'One page by default; --all walks every page, --limit N stops after N records.',
-    )
-    .description(
-      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
-        + 'One page by default; --all walks every page, --limit N stops after N records. '
-        + "A backslash keeps a comma in a filter value: --supplier-name 'Nasdaq\\, Inc.'.",
-    );
+/** The filter flags of the results endpoint, under their own heading. */
+export function addFilterOptions(command: Command): void {
   command
     .optionsGroup('Filters (each repeatable, or a,b,… for several values):')
     .option('--exchange-name <id>', 'exchange identifier, e.g. NYSE', collectValues('--exchange-name'))
@@ -112,7 +112,23 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .addOption(new Option('--since <YYYY-MM-DD>', 'alias of --start-date').hideHelp())
     .option('--end-date <YYYY-MM-DD>', 'only results scraped on or before this date')
     .addOption(new Option('--until <YYYY-MM-DD>', 'alias of --end-date').hideHelp())
-    .option('--latest-only', 'only the newest version per exchange and fee type')
+    .option('--latest-only', 'only the newest version per exchange and fee type');
+}
+
+export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
+  const command = program
+    .command('results')
+    .summary(
+      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
+        + 'One page by default; --all walks every page, --limit N stops after N records.',
+    )
+    .description(
+      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
+        + 'One page by default; --all walks every page, --limit N stops after N records. '
+        + "A backslash keeps a comma in a filter value: --supplier-name 'Nasdaq\\, Inc.'.",
+    );
+  addFilterOptions(command);
+  command
     .optionsGroup('Sorting and paging:')
     .option('--order-by <field>', `sort field: ${ORDER_BY_VALUES.join(', ')} (default: created_on)`)
     .option('--order-dir <dir>', 'asc or desc (default: desc)')

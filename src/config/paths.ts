@@ -20,13 +20,13 @@ type Env = Readonly<Record<string, string | undefined>>;
 
 /** One kind of OS directory: the variable that overrides it, and where each OS keeps that kind. */
 interface DirectoryKind {
-  override: 'MKT_CONFIG_DIR' | 'MKT_CACHE_DIR';
+  override: 'MKT_CONFIG_DIR' | 'MKT_CACHE_DIR' | 'MKT_DATA_DIR';
   /** `%VAR%\mkt\<windows.under>`, `%VAR%` defaulting to `~\AppData\<windows.fallback>`. */
   windows: { variable: 'APPDATA' | 'LOCALAPPDATA'; fallback: 'Roaming' | 'Local'; under: string };
   /** `~/Library/<darwin>/mkt`. */
   darwin: string;
   /** `$XDG_…/mkt`, or `~/<xdg.fallback>/mkt` */
-  xdg: { variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME'; fallback: string };
+  xdg: { variable: 'XDG_CONFIG_HOME' | 'XDG_CACHE_HOME' | 'XDG_DATA_HOME'; fallback: string };
 }
 
 function osDirectory(kind: DirectoryKind, env: Env, platform: NodeJS.Platform, home: string): string {
@@ -82,6 +82,25 @@ export function cacheDirectory(env: Env, platform: NodeJS.Platform = process.pla
       windows: { variable: 'LOCALAPPDATA', fallback: 'Local', under: 'Cache' },
       darwin: 'Caches',
       xdg: { variable: 'XDG_CACHE_HOME', fallback: '.cache' },
+    },
+    env,
+    platform,
+    home,
+  );
+}
+
+/**
+ * Where `mkt` keeps data it builds up (the mirrors): `MKT_DATA_DIR` if set; else the OS data
+ * directory — `$XDG_DATA_HOME/mkt` or `~/.local/share/mkt` on Linux and other Unixes,
+ * `~/Library/Application Support/mkt` on macOS, `%LOCALAPPDATA%\mkt\Data` on Windows.
+ */
+export function dataDirectory(env: Env, platform: NodeJS.Platform = process.platform, home: string = homedir()): string {
+  return osDirectory(
+    {
+      override: 'MKT_DATA_DIR',
+      windows: { variable: 'LOCALAPPDATA', fallback: 'Local', under: 'Data' },
+      darwin: 'Application Support',
+      xdg: { variable: 'XDG_DATA_HOME', fallback: '.local/share' },
     },
     env,
     platform,

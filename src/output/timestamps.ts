@@ -92,3 +92,21 @@ export function parseTimestampMicros(input: string): bigint | undefined {
   // Exact in a double until the year 2255; beyond, in BigInt arithmetic.
   return Number.isSafeInteger(total) ? BigInt(total) : BigInt(seconds) * 1_000_000n + BigInt(micros);
 }
+
+/**
+ * The service's spelling of a timestamp in microseconds since 1970: `2024-05-01T13:45:12.123456`,
+ * then `+00:00` for an instant. Undefined outside the years 0–9999.
+ */
+export function formatTimestampMicros(micros: bigint, withOffset: boolean): string | undefined {
+  let seconds = micros / 1_000_000n;
+  let fraction = micros % 1_000_000n;
+  if (fraction < 0n) {
+    fraction += 1_000_000n;
+    seconds -= 1n;
+  }
+  const date = new Date(Number(seconds) * 1000);
+  const year = date.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999)) return undefined;
+  const text = `${date.toISOString().slice(0, 19)}.${String(fraction).padStart(6, '0')}`;
+  return withOffset ? `${text}+00:00` : text;
+}

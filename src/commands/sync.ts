@@ -1,0 +1,34 @@
+import type { Command } from 'commander';
+import type { ContextFor } from '../context.js';
+import { addExamples } from './examples.js';
+import { addFilterOptions, type FilterFlags, toFilterQuery } from './results.js';
+
+interface SyncFlags extends FilterFlags {
+  mirror?: string;
+  fullRefresh?: boolean;
+  exitCode?: boolean;
+}
+
+export function registerSyncCommand(program: Command, contextFor: ContextFor): void {
+  const command = program
+    .command('sync')
+    .description(
+      'Bring the local mirror up to date: a DuckDB file holding what the service answers for these filters, '
+        + 'fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md).',
+    );
+  addFilterOptions(command);
+  command
+    .optionsGroup('Mirror:')
+    .option('--mirror <path>', 'the mirror file (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
+    .option('--full-refresh', 'walk every page and rebuild the mirror, for other filters or another service too')
+    .option('--exit-code', 'exit 10 when the sync changed the mirror, 0 when nothing changed')
+    .action(async (flags: SyncFlags, self: Command) => {
+      const filters = toFilterQuery(flags);
+      const { runSync } = await import('./sync-run.js');
+      await runSync(contextFor(self), { filters, mirror: flags.mirror, fullRefresh: flags.fullRefresh === true, exitCode: flags.exitCode === true });
+    });
+  addExamples(command, [
+    { comment: 'An analyst: a local copy of every result, then SQL over it', command: 'mkt sync && mkt sql "SELECT exchange_name, count(*) FROM results GROUP BY 1"' },
+    { comment: 'In cron: keep the mirror current, and alert when something changed', command: 'mkt sync --quiet --exit-code || [ $? -eq 10 ] && notify "fees changed"' },
+  ]);
+}

@@ -1,0 +1,275 @@
+import { mkdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import { parseAmount } from '../api/amounts.js';
+import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { IdSet } from '../api/id-set.js';
+import { MktError, UsageError } from '../errors.js';
+import { type DuckDBModule, loadDuckDB } from './duckdb.js';
+import type { StoredRecord } from './rows.js';
+import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
+
+/** Another process (a sync) holds the mirror for writing. */
+export class MirrorBusyError extends MktError {}
+
+/** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
+export interface MirrorIdentity {
+  /** The base URL, or `sandbox` for the in-process sandbox of `--sandbox`. */
+  service: string;
+  /** The filters as canonical JSON (src/mirror/identity.ts). */
+  filters: string;
+}
+
+/** A full walk left unfinished: where the next sync carries on. */
+export interface PendingWalk extends MirrorIdentity {
+  pageSize: number;
+  nextPage: number;
+}
+
+/** The tables records are appended to: the mirror's own, or the full walk's staging table. */
+type RecordTable = 'results' | 'mkt_walk_results';
+
+/** A DuckDB error in one line: its first, without DuckDB's hint lines. */
+export function duckdbMessage(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] ?? message;
+}
+
+/**
+ * One mirror file, open for reading (a read-only connection) or for a sync (read-write, which
+ * DuckDB lets one process hold at a time: that lock is what keeps two syncs from both writing).
+ */
+export class Mirror {
+  private constructor(
+    readonly path: string,
+    private readonly duckdb: DuckDBModule,
+    private readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+  ) {}
+
+  static async open(path: string, options: { write: boolean }): Promise<Mirror> {
+    const stats = statOrUndefined(path);
+    if (stats?.isDirectory()) throw new UsageError(`${path} is a directory, not a mirror`, { hint: 'Give --mirror the path of a file.' });
+    if (!options.write && stats === undefined) {
+      throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
+    }
+    const duckdb = loadDuckDB();
+    if (options.write) {
+      try {
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+      } catch (error) {
+        throw new MktError(`cannot make the directory of ${path}: ${(error as NodeJS.ErrnoException).code ?? duckdbMessage(error)}`, {
+          hint: 'Name a mirror you can write with --mirror or MKT_MIRROR.',
+        });
+      }
+    }
+    let instance: DuckDBInstance;
+    try {
+      instance = await duckdb.DuckDBInstance.create(path, options.write ? {} : { access_mode: 'READ_ONLY' });
+    } catch (error) {
+      const message = duckdbMessage(error);
+      const holder = /Conflicting lock is held in .*?\(PID (\d+)\)/.exec(message);
+      if (holder) {
+        throw new MirrorBusyError(`a sync is writing ${path} (pid ${holder[1]})`, { hint: 'Run the command again when it has finished.' });
+      }
+      throw new MktError(`cannot open the mirror ${path}: ${message}`);
+    }
+    const mirror = new Mirror(path, duckdb, instance, await instance.connect());
+    try {
+      if (options.write) {
+        await mirror.checkNotAnotherDatabase();
+        await mirror.connection.run(CREATE_SCHEMA);
+      }
+      await mirror.checkLayout();
+    } catch (error) {
+      mirror.close();
+      throw error;
+    }
+    return mirror;
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  /** The identity recorded at the first sync, or undefined before it. */
+  async identity(): Promise<MirrorIdentity | undefined> {
+    const rows = await this.rows('SELECT service, filters FROM mkt_mirror');
+    const row = rows[0];
+    return row ? { service: row.service as string, filters: row.filters as string } : undefined;
+  }
+
+  async count(table: RecordTable = 'results'): Promise<number> {
+    const [row] = await this.rows(`SELECT count(*)::BIGINT AS n FROM ${table}`);
+    return Number(row?.n ?? 0);
+  }
+
+  /** The newest created_on, in microseconds, or undefined when the mirror holds nothing. */
+  async newestCreatedOn(): Promise<bigint | undefined> {
+    const [row] = await this.rows('SELECT epoch_us(max(created_on)) AS newest FROM results');
+    return (row?.newest as bigint | null) ?? undefined;
+  }
+
+  /** Every id of a table. */
+  async ids(table: RecordTable): Promise<IdSet> {
+    const ids = new IdSet();
+    const result = await this.connection.stream(`SELECT id FROM ${table}`);
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      for (const id of chunk.getColumnValues(0)) ids.add(id as string);
+    }
+    return ids;
+  }
+
+  async pendingWalk(): Promise<PendingWalk | undefined> {
+    const [row] = await this.rows('SELECT service, filters, page_size, next_page FROM mkt_walk');
+    if (!row) return undefined;
+    return { service: row.service as string, filters: row.filters as string, pageSize: row.page_size as number, nextPage: row.next_page as number };
+  }
+
+  /** Runs `work` in one transaction: all of it is committed, or none. */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.connection.run('BEGIN TRANSACTION');
+    try {
+      const result = await work();
+      await this.connection.run('COMMIT');
+      return result;
+    } catch (error) {
+      await this.connection.run('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+
+  /** Appends records to `table`, and the amounts they bring to mkt_amounts. Call within a transaction. */
+  async append(table: RecordTable, records: readonly StoredRecord[]): Promise<void> {
+    if (records.length === 0) return;
+    const appender = await this.connection.createAppender(table);
+    try {
+      for (const record of records) {
+        this.appendValues(appender, record);
+        if (table === 'mkt_walk_results') {
+          appendText(appender, record.scrapedTimeText);
+          appendText(appender, record.createdOnText);
+        }
+        appender.endRow();
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+    if (table === 'results') await this.keepTimestampTexts(records);
+    await this.addAmounts(records);
+  }
+
+  async run(sql: string, values?: DuckDBValue[]): Promise<void> {
+    await this.connection.run(sql, values);
+  }
+
+  async rows(sql: string, values?: DuckDBValue[]): Promise<Record<string, DuckDBValue>[]> {
+    const reader = await this.connection.runAndReadAll(sql, values);
+    return reader.getRowObjects();
+  }
+
+  private appendValues(appender: DuckDBAppender, record: StoredRecord): void {
+    const { DuckDBTimestampTZValue, DuckDBTimestampValue } = this.duckdb;
+    FEE_SCHEDULE_RESULT_FIELDS.forEach((field, index) => {
+      const value = record.values[index] ?? null;
+      if (value === null) appender.appendNull();
+      else if (typeof value === 'string') appender.appendVarchar(value);
+      else if (field.kind === 'timestamp_utc') appender.appendTimestampTZ(new DuckDBTimestampTZValue(value));
+      else appender.appendTimestamp(new DuckDBTimestampValue(value));
+    });
+  }
+
+  /** The spellings of timestamps that do not read back by themselves (src/mirror/rows.ts). */
+  private async keepTimestampTexts(records: readonly StoredRecord[]): Promise<void> {
+    const odd = records.filter((record) => record.scrapedTimeText !== null || record.createdOnText !== null);
+    if (odd.length === 0) return;
+    const appender = await this.connection.createAppender('mkt_timestamp_text');
+    try {
+      for (const record of odd) {
+        appender.appendVarchar(record.values[0] as string);
+        appendText(appender, record.scrapedTimeText);
+        appendText(appender, record.createdOnText);
+        appender.endRow();
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+  }
+
+  private knownAmounts: Set<string> | undefined;
+
+  /** Each fee_amount text once, with its value and unit by src/api/amounts.ts: what results_with_values joins. */
+  private async addAmounts(records: readonly StoredRecord[]): Promise<void> {
+    if (!this.knownAmounts) {
+      const rows = await this.rows('SELECT fee_amount FROM mkt_amounts');
+      this.knownAmounts = new Set(rows.map((row) => row.fee_amount as string));
+    }
+    const known = this.knownAmounts;
+    const fresh = new Set<string>();
+    for (const record of records) {
+      const text = record.values[AMOUNT_INDEX];
+      if (typeof text === 'string' && !known.has(text)) fresh.add(text);
+    }
+    if (fresh.size === 0) return;
+    const appender = await this.connection.createAppender('mkt_amounts');
+    try {
+      for (const text of fresh) {
+        const { value, unit } = parseAmount(text);
+        appender.appendVarchar(text);
+        if (value === null) appender.appendNull();
+        else appender.appendDouble(value);
+        appendText(appender, unit);
+        appender.endRow();
+        known.add(text);
+      }
+      appender.flushSync();
+    } finally {
+      appender.closeSync();
+    }
+  }
+
+  /** A DuckDB file with tables of its own is someone else's database: a sync adds nothing to it. */
+  private async checkNotAnotherDatabase(): Promise<void> {
+    const [row] = await this.rows(
+      "SELECT count(*)::INTEGER AS tables, count(*) FILTER (table_name = 'mkt_mirror')::INTEGER AS ours FROM information_schema.tables WHERE table_catalog = current_database()",
+    );
+    if (Number(row?.tables ?? 0) > 0 && Number(row?.ours ?? 0) === 0) throw this.notAMirror();
+  }
+
+  private notAMirror(): MktError {
+    return new MktError(`${this.path} is a DuckDB database, but not a mirror of mkt`, {
+      hint: 'Name a mirror with --mirror, or a new file for `mkt sync` to make one.',
+    });
+  }
+
+  private async checkLayout(): Promise<void> {
+    let rows: Record<string, DuckDBValue>[];
+    try {
+      rows = await this.rows('SELECT layout FROM mkt_mirror');
+    } catch {
+      throw this.notAMirror();
+    }
+    const layout = rows[0]?.layout as number | undefined;
+    if (layout !== undefined && layout > MIRROR_LAYOUT) {
+      throw new MktError(`${this.path} was written by a newer mkt (mirror layout ${layout})`, { hint: 'Upgrade mkt to read it.' });
+    }
+  }
+}
+
+const AMOUNT_INDEX = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === 'fee_amount');
+
+function appendText(appender: DuckDBAppender, text: string | null): void {
+  if (text === null) appender.appendNull();
+  else appender.appendVarchar(text);
+}
+
+function statOrUndefined(path: string) {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}

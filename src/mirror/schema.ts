@@ -1,0 +1,39 @@
+import { AMOUNT_FIELDS } from '../api/amounts.js';
+import { FEE_SCHEDULE_RESULT_FIELDS, type FieldKind } from '../api/fields.js';
+
+/**
+ * The layout of a mirror (docs/mirror.md). `results` holds the document's 26 fields with true
+ * types; every other table is mkt's bookkeeping and starts with `mkt_`. A mirror written by a
+ * later layout is refused rather than misread.
+ */
+export const MIRROR_LAYOUT = 1;
+
+const SQL_TYPES: Record<FieldKind, string> = {
+  string: 'VARCHAR',
+  timestamp_utc: 'TIMESTAMPTZ',
+  timestamp_local: 'TIMESTAMP',
+};
+
+/** The 26 fields, in the document's order, as a column list. */
+export const RESULT_COLUMNS = FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name).join(', ');
+
+const resultColumnsDdl = FEE_SCHEDULE_RESULT_FIELDS.map((field) => `${field.name} ${SQL_TYPES[field.kind]}`).join(', ');
+
+/** fee_amount_value and fee_amount_unit right after fee_amount, as `--parse-amounts` writes them. */
+const columnsWithValues = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field) =>
+  field.name === 'fee_amount'
+    ? ['r.fee_amount', ...AMOUNT_FIELDS.map((amount) => `a.${amount.name}`)]
+    : [`r.${field.name}`],
+).join(', ');
+
+export const CREATE_SCHEMA = `
+CREATE TABLE IF NOT EXISTS results (${resultColumnsDdl});
+CREATE TABLE IF NOT EXISTS mkt_mirror (layout INTEGER NOT NULL, service VARCHAR NOT NULL, filters VARCHAR NOT NULL, created_at TIMESTAMPTZ NOT NULL);
+CREATE TABLE IF NOT EXISTS mkt_syncs (started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ, new_records BIGINT, removed_records BIGINT, changed_records BIGINT, requests INTEGER, total_records BIGINT, full_walk BOOLEAN);
+CREATE TABLE IF NOT EXISTS mkt_removed_results (${resultColumnsDdl}, removed_at TIMESTAMPTZ);
+CREATE TABLE IF NOT EXISTS mkt_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
+CREATE TABLE IF NOT EXISTS mkt_amounts (fee_amount VARCHAR, fee_amount_value DOUBLE, fee_amount_unit VARCHAR);
+CREATE TABLE IF NOT EXISTS mkt_walk (service VARCHAR, filters VARCHAR, page_size INTEGER, next_page INTEGER, started_at TIMESTAMPTZ);
+CREATE TABLE IF NOT EXISTS mkt_walk_results (${resultColumnsDdl}, scraped_time_text VARCHAR, created_on_text VARCHAR);
+CREATE OR REPLACE VIEW results_with_values AS SELECT ${columnsWithValues} FROM results r LEFT JOIN mkt_amounts a ON a.fee_amount = r.fee_amount;
+`;
