@@ -10,6 +10,7 @@ import { registerResultsCommand } from './commands/results.js';
 import { registerExchangesCommand } from './commands/exchanges.js';
 import { registerCompareCommand } from './commands/compare.js';
 import { registerSyncCommand } from './commands/sync.js';
+import { registerSqlCommand } from './commands/sql.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -66,6 +67,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   sandbox: GENERAL_OPTIONS,
   completion: [],
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
+  sql: [...OUTPUT_OPTIONS, 'profile', 'sandbox', ...GENERAL_OPTIONS],
 };
 
 function commandPath(command: Command): string {
@@ -169,6 +171,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerFiltersCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
+  registerSqlCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

@@ -3,7 +3,9 @@ import type { Context } from '../context.js';
 import type { Format } from '../formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
-import { type WalkProgress, walkResults } from '../api/walk.js';
+import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
+import { MktError } from '../errors.js';
+import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
 import type { Column, TableColumn } from '../output/exporter.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
@@ -19,6 +21,8 @@ export interface ResultsRequest {
   allowDrift: boolean;
   /** `--parse-amounts`: fee_amount_value and fee_amount_unit after fee_amount (src/api/amounts.ts). */
   parseAmounts: boolean;
+  /** `--offline`: from the mirror (`--mirror`, or the profile's), not the service. */
+  offline?: { mirror?: string };
 }
 
 /**
@@ -47,7 +51,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
-  const client = await context.client();
+  const client = request.offline ? await openOffline(context, request.query, request.offline.mirror) : await context.client();
   const walking = request.all || request.limit !== undefined;
   const showsProgress = walking && deps.stderr.isTTY === true && globals.quiet !== true && dataWaitsForTheWalk(output);
   const progress = await createProgress({
@@ -105,6 +109,23 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
 }
 
 const count = (value: number): string => value.toLocaleString('en-US');
+
+/** The mirror, answering as the service would: a query it cannot answer whole is a usage error. */
+async function openOffline(context: Context, query: ResultsQuery, flag: string | undefined): Promise<ResultsSource> {
+  const [{ mirrorOf }, { Mirror }, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
+    import('../mirror/location.js'),
+    import('../mirror/mirror.js'),
+    import('../mirror/mirror-filters.js'),
+    import('../mirror/offline-results.js'),
+  ]);
+  const path = await mirrorOf(context, flag);
+  const mirror = await Mirror.open(path, { write: false });
+  context.defer(() => mirror.close());
+  const identity = await mirror.identity();
+  if (!identity) throw new MktError(`the mirror ${path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
+  checkWithinMirror(mirrorFiltersOf(query), JSON.parse(identity.filters) as MirrorFilters, path);
+  return new MirrorResults(mirror);
+}
 
 /** After one page: `page 1 of 50 · 20 of 1,000 records · --all for every page`. */
 function whereYouAre(walk: WalkProgress, written: number): string {

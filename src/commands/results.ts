@@ -45,6 +45,8 @@ interface ResultsFlags extends FilterFlags {
   limit?: string;
   allowDrift?: boolean;
   parseAmounts?: boolean;
+  offline?: boolean;
+  mirror?: string;
 }
 
 
@@ -94,7 +96,15 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
     if (all) throw new UsageError('--all walks every page from the first: leave out --page-number');
     query.page_number = parseInteger('--page-number', flags.pageNumber, { min: 0 });
   }
-  return { query, all, limit, allowDrift: flags.allowDrift === true, parseAmounts: flags.parseAmounts === true };
+  if (flags.mirror !== undefined && !flags.offline) throw new UsageError('--mirror names the mirror of --offline: add --offline, or leave --mirror out');
+  return {
+    query,
+    all,
+    limit,
+    allowDrift: flags.allowDrift === true,
+    parseAmounts: flags.parseAmounts === true,
+    ...(flags.offline ? { offline: { mirror: flags.mirror } } : {}),
+  };
 }
 
 /** The filter flags of the results endpoint, under their own heading. */
@@ -138,6 +148,9 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--limit <n>', 'stop after this many records, walking pages as needed')
     .option('--allow-drift', 'accept a walk during which the results changed, with a warning')
     .option('--parse-amounts', 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount')
+    .optionsGroup('Mirror:')
+    .option('--offline', 'answer from the mirror `mkt sync` keeps, with the same filters, order and paging')
+    .option('--mirror <path>', 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
     .action(async (flags: ResultsFlags, self: Command) => {
       const request = toResultsRequest(flags);
       const { runResults } = await import('./results-run.js');

@@ -2,7 +2,7 @@ import type { Context } from '../context.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { createProgress } from '../io/progress.js';
-import { mirrorLocation } from '../mirror/location.js';
+import { mirrorOf } from '../mirror/location.js';
 import { Mirror } from '../mirror/mirror.js';
 import { mirrorFiltersOf } from '../mirror/mirror-filters.js';
 import { type SyncSummary, syncMirror } from '../mirror/sync.js';
@@ -22,8 +22,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     throw new UsageError(`mkt sync writes its summary as json, not ${format}`, { hint: 'Use --format json, or leave --format out for the line on stderr.' });
   }
   const settings = await context.settings();
-  const sandbox = settings.baseUrlSource === 'sandbox';
-  const path = mirrorLocation(request.mirror, deps.env, settings.profile, sandbox);
+  const path = await mirrorOf(context, request.mirror);
   const mirror = await Mirror.open(path, { write: true });
   context.defer(() => mirror.close());
   const progress = await createProgress({
@@ -37,7 +36,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   try {
     summary = await syncMirror(mirror, () => context.client(), {
       filters: mirrorFiltersOf(request.filters),
-      service: sandbox ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, ''),
+      service: settings.baseUrlSource === 'sandbox' ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, ''),
       fullRefresh: request.fullRefresh,
       now: deps.now,
       onPage: (state) => progress.update(state),

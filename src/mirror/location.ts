@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { Context } from '../context.js';
 import { dataDirectory } from '../config/paths.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -13,4 +14,11 @@ export function mirrorLocation(flag: string | undefined, env: Env, profile: stri
   const fromEnv = sandbox ? undefined : env.MKT_MIRROR?.trim();
   if (fromEnv) return path.resolve(fromEnv);
   return path.join(dataDirectory(env), ...(sandbox ? ['sandbox'] : []), `${profile}.duckdb`);
+}
+
+/** The mirror of a command: its `--mirror`, or the one of its profile (no sandbox is started to learn it). */
+export async function mirrorOf(context: Context, flag: string | undefined): Promise<string> {
+  const { resolveSettings } = await import('../config/resolve.js');
+  const { profile } = resolveSettings({ flags: context.globals, env: context.deps.env });
+  return mirrorLocation(flag, context.deps.env, profile, context.globals.sandbox === true);
 }

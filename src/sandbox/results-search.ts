@@ -23,7 +23,8 @@ function ranksOf(spellings: readonly string[]): Uint8Array {
   return Uint8Array.from(spellings, (spelling) => sorted.indexOf(spelling));
 }
 
-const VENUE_NAME_RANKS = ranksOf(VENUES.map((venue) => venue.name));
+/** supplier_name orders by what records carry: exchange_name, the exchange identifier (docs/sandbox.md). */
+const VENUE_ID_RANKS = ranksOf(VENUES.map((venue) => venue.id));
 const FEE_TYPE_RANKS = ranksOf(FEE_TYPE_SPELLINGS);
 const CATEGORY_RANKS = ranksOf(FEE_CATEGORY_SPELLINGS);
 
@@ -137,7 +138,7 @@ export class ResultsIndex {
       case 'scraped_time':
         return byCreated;
       case 'supplier_name':
-        return countingSort(byCreated, VENUE_NAME_RANKS.length, (i) => VENUE_NAME_RANKS[data.versionVenue[data.recordVersion[i]!]!]!);
+        return countingSort(byCreated, VENUE_ID_RANKS.length, (i) => VENUE_ID_RANKS[data.versionVenue[data.recordVersion[i]!]!]!);
       case 'fee_type':
         return countingSort(byCreated, FEE_TYPE_RANKS.length, (i) => FEE_TYPE_RANKS[data.versionFeeType[data.recordVersion[i]!]!]!);
       case 'fee_category':

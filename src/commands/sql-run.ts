@@ -1,0 +1,79 @@
+import type { DuckDBResult, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import type { Context } from '../context.js';
+import { UsageError } from '../errors.js';
+import type { Column, ColumnKind } from '../output/exporter.js';
+import { formatTimestampMicros } from '../output/timestamps.js';
+import { writeDataset } from '../output/write.js';
+import { loadDuckDB } from '../mirror/duckdb.js';
+import { mirrorOf } from '../mirror/location.js';
+import { duckdbMessage, Mirror } from '../mirror/mirror.js';
+import { outputOptions } from './output-options.js';
+
+/** How one column of an answer becomes a field of the records mkt writes. */
+interface ColumnReader {
+  kind: ColumnKind;
+  /** The column's values of one chunk, as JSON values. */
+  read(values: readonly DuckDBValue[]): unknown[];
+}
+
+export async function runSql(context: Context, request: { query: string; mirror?: string }): Promise<void> {
+  const output = outputOptions(context, (await context.settings()).defaultFormat);
+  const path = await mirrorOf(context, request.mirror);
+  const mirror = await Mirror.open(path, { write: false });
+  context.defer(() => mirror.close());
+  let result: DuckDBResult;
+  try {
+    result = await mirror.connection.stream(request.query);
+  } catch (error) {
+    throw new UsageError(duckdbMessage(error), { hint: `The query runs read-only on ${path}: tables results, results_with_values and mkt_* (docs/mirror.md).` });
+  }
+  const names = result.deduplicatedColumnNames();
+  const readers = result.columnTypes().map(readerOf);
+  const columns: Column[] = names.map((name, index) => ({ name, kind: readers[index]!.kind, nullable: true }));
+  await writeDataset({ shape: 'list', batches: recordsOf(result, names, readers), columns, select: context.globals.columns }, output);
+}
+
+async function* recordsOf(result: DuckDBResult, names: readonly string[], readers: readonly ColumnReader[]): AsyncGenerator<Record<string, unknown>[]> {
+  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+    const columns = readers.map((reader, index) => reader.read(chunk.getColumnValues(index)));
+    const records: Record<string, unknown>[] = [];
+    for (let row = 0; row < chunk.rowCount; row++) {
+      const record: Record<string, unknown> = {};
+      names.forEach((name, index) => {
+        record[name] = columns[index]![row];
+      });
+      records.push(record);
+    }
+    yield records;
+  }
+}
+
+const NUMBER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'HUGEINT', 'UHUGEINT', 'FLOAT', 'DOUBLE', 'DECIMAL']);
+
+/**
+ * Numbers as numbers (a 64-bit or wider integer, or a DECIMAL, as the nearest double), booleans
+ * as booleans, TIMESTAMP and TIMESTAMPTZ as the service spells its timestamps (microseconds
+ * kept, Parquet timestamps), and everything else as DuckDB's own JSON form of it.
+ */
+function readerOf(type: DuckDBType): ColumnReader {
+  const name = type.typeId;
+  const { DuckDBTypeId, JsonDuckDBValueConverter } = loadDuckDB();
+  const typeName = DuckDBTypeId[name] as string;
+  const nullOr = <T>(convert: (value: DuckDBValue) => T) => (values: readonly DuckDBValue[]) => values.map((value) => (value === null ? null : convert(value)));
+  if (name === DuckDBTypeId.VARCHAR) return { kind: 'string', read: (values) => [...values] };
+  if (name === DuckDBTypeId.BOOLEAN) return { kind: 'boolean', read: (values) => [...values] };
+  if (NUMBER_TYPES.has(typeName)) {
+    return { kind: 'number', read: nullOr((value) => (typeof value === 'object' && value !== null && 'toDouble' in value ? (value as { toDouble(): number }).toDouble() : Number(value))) };
+  }
+  if (name === DuckDBTypeId.TIMESTAMP_TZ || name === DuckDBTypeId.TIMESTAMP) {
+    const withOffset = name === DuckDBTypeId.TIMESTAMP_TZ;
+    return {
+      kind: withOffset ? 'timestamp_utc' : 'timestamp_local',
+      read: nullOr((value) => formatTimestampMicros((value as { micros: bigint }).micros, withOffset) ?? String(value)),
+    };
+  }
+  return {
+    kind: 'string',
+    read: (values) => values.map((value) => (value === null ? null : JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter))),
+  };
+}

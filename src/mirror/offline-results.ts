@@ -1,0 +1,148 @@
+import type { DuckDBResult, DuckDBValue } from '@duckdb/node-api';
+import { ENUM_FILTER_NAMES, type OrderBy, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
+import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
+import type { ResultsSource } from '../api/walk.js';
+import type { Mirror } from './mirror.js';
+import { enumKey } from './mirror-filters.js';
+import { type StoredValue, toRecord } from './rows.js';
+import { RESULT_COLUMNS } from './schema.js';
+
+/**
+ * How the sandbox orders results (src/sandbox/results-search.ts): by the field, then created_on,
+ * then id, all in one direction. supplier_name sorts by the records' exchange_name.
+ */
+const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
+  created_on: ['created_on', 'id'],
+  scraped_time: ['scraped_time', 'created_on', 'id'],
+  supplier_name: ['exchange_name', 'created_on', 'id'],
+  fee_type: ['fee_type', 'created_on', 'id'],
+  fee_category: ['fee_category', 'created_on', 'id'],
+};
+
+/** An open, ordered read of a query's records: the page it has reached, and rows read ahead of it. */
+interface Cursor {
+  key: string;
+  nextPage: number;
+  result: DuckDBResult;
+  rows: FeeScheduleResult[];
+  done: boolean;
+}
+
+/**
+ * Answers results queries from a mirror as the service answers them (`mkt results --offline`):
+ * the same filters, order, paging and envelope, so that everything after the page (the walk,
+ * the exporters) is the same code. Pages asked in order continue one ordered read, so `--all`
+ * sorts once rather than once a page.
+ */
+export class MirrorResults implements ResultsSource {
+  readonly host = 'the mirror';
+  private cursor: Cursor | undefined;
+  private readonly totals = new Map<string, number>();
+  /** One page at a time: a walk asks for several at once, in order. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly mirror: Mirror) {}
+
+  fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage> {
+    const page = this.queue.then(() => this.page(query));
+    this.queue = page.catch(() => {});
+    return page;
+  }
+
+  private async page(query: ResultsQuery): Promise<FeeScheduleResultsPage> {
+    const pageSize = query.page_size ?? PAGE_SIZE.default;
+    const pageNumber = query.page_number ?? 0;
+    const { where, values } = whereOf(query);
+    const direction = (query.order_dir ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
+    const order = ORDER_KEYS[query.order_by ?? 'created_on'].map((key) => `r.${key} ${direction}`).join(', ');
+    const key = JSON.stringify([where, values.map(String), order, pageSize]);
+
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      const [row] = await this.mirror.rows(`SELECT count(*)::BIGINT AS n FROM results r ${where}`, values);
+      total = Number(row?.n ?? 0);
+      this.totals.set(key, total);
+    }
+    let cursor = this.cursor;
+    if (!cursor || cursor.key !== key || cursor.nextPage !== pageNumber) {
+      const result = await this.mirror.connection.stream(
+        `SELECT ${RESULT_COLUMNS.split(', ').map((name) => `r.${name}`).join(', ')}, t.scraped_time, t.created_on
+         FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id ${where}
+         ORDER BY ${order} OFFSET ${pageNumber * pageSize}`,
+        values,
+      );
+      cursor = { key, nextPage: pageNumber, result, rows: [], done: false };
+      this.cursor = cursor;
+    }
+    while (cursor.rows.length < pageSize && !cursor.done) await readChunk(cursor);
+    const data = cursor.rows.splice(0, pageSize);
+    cursor.nextPage++;
+    return {
+      success: true,
+      message: 'Results retrieved from the mirror.',
+      data,
+      total_records: total,
+      page_size: pageSize,
+      total_pages: Math.ceil(total / pageSize),
+      current_page: pageNumber,
+      query_time: 0,
+      disable_jsonable_encoder: false,
+    };
+  }
+}
+
+/** The next chunk of the cursor's rows, as the records they were made from. */
+async function readChunk(cursor: Cursor): Promise<void> {
+  const chunk = await cursor.result.fetchChunk();
+  if (!chunk || chunk.rowCount === 0) {
+    cursor.done = true;
+    return;
+  }
+  const columns = chunk.getColumns();
+  const fields = columns.length - 2;
+  for (let row = 0; row < chunk.rowCount; row++) {
+    const values: StoredValue[] = [];
+    for (let field = 0; field < fields; field++) values.push(storedValue(columns[field]![row]!));
+    const scrapedText = columns[fields]![row] as string | null;
+    const createdText = columns[fields + 1]![row] as string | null;
+    cursor.rows.push(toRecord(values, scrapedText, createdText) as unknown as FeeScheduleResult);
+  }
+}
+
+/** Text as it is; a timestamp as its microseconds. */
+function storedValue(value: DuckDBValue): StoredValue {
+  if (value === null || typeof value === 'string') return value;
+  return (value as { micros: bigint }).micros;
+}
+
+const DAY_MICROS = 86_400_000_000n;
+
+/** Microseconds since 1970 of the start (UTC) of a YYYY-MM-DD date, checked by the flags. */
+function dayStartMicros(date: string): bigint {
+  return BigInt(Date.parse(`${date}T00:00:00Z`)) * 1000n;
+}
+
+/** The WHERE clause of the service's filters, with their values bound. */
+function whereOf(query: ResultsQuery): { where: string; values: DuckDBValue[] } {
+  const conditions: string[] = [];
+  const values: DuckDBValue[] = [];
+  const bind = (value: DuckDBValue): string => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  if (query.exchange_name?.length) conditions.push(`r.exchange_name IN (${query.exchange_name.map(bind).join(', ')})`);
+  // supplier_name is the mirror's own filter (checkWithinMirror): every record in it matches.
+  for (const name of ENUM_FILTER_NAMES) {
+    const wanted = query[name];
+    if (!wanted?.length) continue;
+    const normalised = `CASE WHEN lower(r.${name}) = 'fees and rebates' THEN 'fee and rebates' ELSE lower(r.${name}) END`;
+    conditions.push(`${normalised} IN (${[...new Set(wanted.map(enumKey))].map(bind).join(', ')})`);
+  }
+  if (query.start_date) conditions.push(`epoch_us(r.scraped_time) >= ${bind(dayStartMicros(query.start_date))}`);
+  if (query.end_date) conditions.push(`epoch_us(r.scraped_time) < ${bind(dayStartMicros(query.end_date) + DAY_MICROS)}`);
+  if (query.latest_only) {
+    // The newest version of each exchange and fee type (OPTION and Option are one), as the service has it.
+    conditions.push('r.version_id IN (SELECT arg_max(version_id, created_on) FROM results GROUP BY exchange_name, lower(fee_type))');
+  }
+  return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', values };
+}
