@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
+import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 16, points 5 and 6: results --offline answers as the service does; mkt sql reads the mirror.
+const sandbox = useSandbox({ records: 2500 });
+const servers = useRecordingServers();
+const mirror = join(tempDir('mkt-mirror-'), 'all.duckdb');
+const env = () => ({ env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror } });
+
+beforeAll(async () => {
+  // A version whose 150 records share one created_on: ties broken by id, across pages.
+  await fetch(`${sandbox.current.url}/__sandbox/versions?exchange_name=NYSE&fee_type=Option&added=150`, { method: 'POST' });
+  const sync = await runInProcess(['sync'], env());
+  expect(sync.code).toBe(0);
+});
+
+const QUERIES: readonly string[][] = [
+  [],
+  ['--all'],
+  ['--page-size', '7', '--page-number', '3'],
+  ['--order-by', 'supplier_name', '--order-dir', 'asc', '--all'],
+  ['--order-by', 'fee_type', '--limit', '333'],
+  ['--order-by', 'fee_category', '--order-dir', 'asc', '--page-size', '100', '--page-number', '4'],
+  ['--order-by', 'scraped_time', '--all'],
+  ['--fee-category', 'fee and rebates', '--fee-action', 'make,TAKE', '--all'],
+  ['--fee-type', 'OPTION', '--fee-participant', 'Market Maker', '--all', '--order-dir', 'asc'],
+  ['--exchange-name', 'NYSE,CBOE', '--latest-only', '--all'],
+  ['--latest-only', '--all', '--order-by', 'supplier_name'],
+  ['--start-date', '2024-01-01', '--end-date', '2024-06-30', '--all'],
+  ['--fee-trade-type', 'Complex Order', '--fee-symbol-type', 'Penny', '--all'],
+  ['--exchange-name', 'NOPE', '--all'],
+  ['--page-number', '999'],
+  ['--all', '--parse-amounts'],
+];
+
+describe('mkt results --offline', () => {
+  it.each(QUERIES.map((query) => [query.join(' ') || '(no flags)', query]))('writes what the service does: %s', async (_, query) => {
+    for (const format of ['ndjson', 'csv']) {
+      const online = await runInProcess(['results', ...query, '-f', format], env());
+      const offline = await runInProcess(['results', '--offline', ...query, '-f', format], env());
+      expect(online.code).toBe(0);
+      expect(offline).toMatchObject({ code: 0, stderr: '' });
+      expect(offline.stdout).toBe(online.stdout);
+    }
+  });
+
+  it('writes the same bytes in every format', async () => {
+    for (const format of ['json', 'table', 'parquet']) {
+      const query = ['results', '--limit', '250', '--order-by', 'fee_category', '-f', format, '-o', '-'];
+      const online = await runInProcess(query, env());
+      const offline = await runInProcess(['--verbose', ...query.slice(0, 1), '--offline', ...query.slice(1)], env());
+      expect(offline.code).toBe(0);
+      expect(offline.stdoutBytes.equals(online.stdoutBytes)).toBe(true);
+    }
+  });
+
+  it('says when there is no mirror, and what to do', async () => {
+    const run = await runInProcess(['results', '--offline', '--mirror', join(tempDir('mkt-none-'), 'none.duckdb')], env());
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^mkt: no mirror at \S+none\.duckdb\nRun `mkt sync` to make one, or name another with --mirror or MKT_MIRROR\.\n$/);
+  });
+
+  it('keeps timestamps spelled otherwise, and refuses a value of the wrong type (nothing committed)', async () => {
+    const base = { exchange_name: 'X', fee_type: 'Equity', fee_category: 'Participant Fee', fee_charge_type: 'c', fee_amount: '$1', fee_action: 'Other' };
+    const record = (id: string, scraped: string, created: string, extra: Record<string, unknown> = {}) =>
+      Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, ({ id, ...base, version_id: 'v', scraped_time: scraped, created_on: created, ...extra } as Record<string, unknown>)[name] ?? (name === 'fee_notes' ? '' : null)]));
+    let records = [record('a', '2024-01-02T03:04:05Z', '2024-01-02T03:04:05.5'), record('b', '2024-01-02T05:04:05.123456+02:00', '2024-01-02T03:04:06.000001')];
+    const odd = await servers((_request, response) =>
+      sendJson(response, 200, { success: true, message: '', data: records, total_records: records.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }),
+    );
+    const oddMirror = join(tempDir('mkt-mirror-'), 'odd.duckdb');
+    const oddEnv = { env: { MKT_BASE_URL: odd.url, MKT_API_KEY: 'k', MKT_MIRROR: oddMirror } };
+    expect((await runInProcess(['sync'], oddEnv)).code).toBe(0);
+    const offline = await runInProcess(['results', '--offline', '-f', 'ndjson', '--order-dir', 'asc'], oddEnv);
+    expect(offline.stdout).toBe(records.map((item) => `${JSON.stringify(item)}\n`).join(''));
+
+    records = [...records, record('c', '2024-01-03T00:00:00.000000+00:00', '2024-01-03T00:00:00.000000', { fee_notes: 5 })];
+    const refused = await runInProcess(['sync'], oddEnv);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`mkt: 127.0.0.1:${new URL(odd.url).port} sent a malformed answer: record c has a number as fee_notes, not text\n`);
+    const after = await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], oddEnv);
+    expect(after.stdout).toBe('n\r\n2\r\n');
+  });
+});
+
+describe('mkt sql', () => {
+  it('writes the answer in any format, timestamps as the service spells them', async () => {
+    const sql = "SELECT exchange_name, count(*) AS items, max(created_on) AS newest, max(scraped_time) AS scraped FROM results WHERE exchange_name = 'NYSE' GROUP BY ALL";
+    const json = await runInProcess(['sql', sql, '-f', 'json'], env());
+    expect(json.code).toBe(0);
+    const [row] = JSON.parse(json.stdout) as Record<string, unknown>[];
+    expect(row).toMatchObject({ exchange_name: 'NYSE' });
+    expect(row?.items).toBeTypeOf('number');
+    expect(row?.newest).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}$/);
+    expect(row?.scraped).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    const csv = await runInProcess(['sql', sql, '-f', 'csv'], env());
+    expect(csv.stdout).toBe(`exchange_name,items,newest,scraped\r\nNYSE,${row?.items},${row?.newest},${row?.scraped}\r\n`);
+  });
+
+  it('reads results_with_values, the amounts parsed as --parse-amounts parses them', async () => {
+    const viaSql = await runInProcess(['sql', 'SELECT id, fee_amount, fee_amount_value, fee_amount_unit FROM results_with_values ORDER BY created_on DESC, id DESC LIMIT 20', '-f', 'ndjson'], env());
+    const online = await runInProcess(['results', '--parse-amounts', '--columns', 'id,fee_amount,fee_amount_value,fee_amount_unit', '-f', 'ndjson'], env());
+    expect(viaSql.stdout).toBe(online.stdout);
+  });
+
+  it('is exit 2 with DuckDB\'s message for a bad query, and cannot write', async () => {
+    const count = () => runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], env());
+    const before = await count();
+    expect(before.stdout).toMatch(/^n\r\n\d+\r\n$/);
+    const bad = await runInProcess(['sql', 'SELEC 1'], env());
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe('mkt: Failed to extract statements: Parser Error: syntax error at or near "SELEC"');
+    const write = await runInProcess(['sql', 'DELETE FROM results'], env());
+    expect(write.code).toBe(2);
+    expect(write.stderr.split('\n')[0]).toContain('read-only');
+    expect((await count()).stdout).toBe(before.stdout);
+  });
+});

@@ -1,0 +1,173 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { openDuckDB } from '../helpers/duckdb.js';
+import { useRelays } from '../helpers/relay.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 16: mkt sync keeps a mirror that holds exactly what the service answers.
+const sandbox = useSandbox({ records: 1200 });
+const relay = useRelays();
+
+interface Summary {
+  mirror: string;
+  new_records: number;
+  removed_records: number;
+  new_versions: { exchange_name: string; fee_type: string; version_id: string; records: number }[];
+  requests: number;
+  total_records: number;
+  full_walk: boolean;
+}
+
+function mkt(url: string, key: string, mirror: string) {
+  const env = { MKT_BASE_URL: url, MKT_API_KEY: key, MKT_MIRROR: mirror };
+  return {
+    run: (args: readonly string[]) => runInProcess(args, { env }),
+    async sync(...args: string[]): Promise<{ code: number; summary: Summary; stderr: string }> {
+      const run = await runInProcess(['sync', '-f', 'json', ...args], { env });
+      return { code: run.code, summary: run.stdout ? (JSON.parse(run.stdout) as Summary) : (undefined as never), stderr: run.stderr };
+    },
+  };
+}
+
+/** The invariant: the mirror answers every record of the service, byte for byte. */
+async function expectMirrorEqualsService(url: string, key: string, mirror: string, filters: readonly string[] = []): Promise<void> {
+  const online = await mkt(url, key, mirror).run(['results', '--all', '-f', 'ndjson', ...filters]);
+  const offline = await mkt(url, key, mirror).run(['results', '--offline', '--all', '-f', 'ndjson', ...filters]);
+  expect(online.code).toBe(0);
+  expect(offline.stderr).toBe('');
+  expect(offline.stdout).toBe(online.stdout);
+}
+
+async function post(path: string): Promise<{ versions: { version_id: string; records: number }[] }> {
+  const response = await fetch(`${sandbox.current.url}${path}`, { method: 'POST' });
+  expect(response.status).toBe(201);
+  return (await response.json()) as never;
+}
+
+const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
+
+describe('mkt sync', () => {
+  it('makes a mirror at the first sync, with true types, and says so on stderr', async () => {
+    const mirror = newMirror();
+    const { url, keys } = sandbox.current;
+    const { code, summary, stderr } = await mkt(url, keys.api_key, mirror).sync();
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ mirror, new_records: 1200, removed_records: 0, requests: 12, total_records: 1200, full_walk: true });
+    expect(Object.keys(summary)).toEqual(['mirror', 'new_records', 'removed_records', 'new_versions', 'requests', 'total_records', 'full_walk']);
+    expect(summary.new_versions.reduce((sum, version) => sum + version.records, 0)).toBe(1200);
+    expect(stderr).toMatch(new RegExp(`^synced ${mirror}: 1,200 new records \\(\\d+ fee schedules\\) · 1,200 records in all · 12 requests · full walk · \\d+\\.\\d s\\n$`));
+    await expectMirrorEqualsService(url, keys.api_key, mirror);
+
+    const duck = await openDuckDB();
+    try {
+      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
+      const columns = await duck.rows("SELECT column_name, data_type FROM duckdb_columns() WHERE database_name = 'm' AND table_name = 'results'");
+      expect(columns).toHaveLength(26);
+      expect(columns.find((column) => column.column_name === 'scraped_time')?.data_type).toBe('TIMESTAMP WITH TIME ZONE');
+      expect(columns.find((column) => column.column_name === 'created_on')?.data_type).toBe('TIMESTAMP');
+      const [micros] = await duck.rows('SELECT count(*) FILTER (epoch_us(created_on) % 1000000 <> 0)::INTEGER AS with_micros, count(DISTINCT id)::INTEGER AS ids FROM m.results');
+      expect(micros).toEqual({ with_micros: 1200, ids: 1200 });
+      const [view] = await duck.rows("SELECT count(*)::INTEGER AS n FROM m.results_with_values WHERE fee_amount_value IS NOT NULL");
+      expect(view?.n).toBeGreaterThan(1000);
+    } finally {
+      duck.close();
+    }
+  });
+
+  it('costs one request when nothing is new, and exits 0 with --exit-code', async () => {
+    const mirror = newMirror();
+    const { url, keys } = sandbox.current;
+    await mkt(url, keys.api_key, mirror).sync();
+    const counted = await relay(url);
+    const again = await mkt(counted.url, keys.api_key, mirror).sync('--exit-code');
+    // A mirror belongs to one service: the relay is another base URL, so it is named with --full-refresh once.
+    expect(again.code).toBe(2);
+    expect(counted.requests).toHaveLength(0);
+    const viaRelay = newMirror();
+    await mkt(counted.url, keys.api_key, viaRelay).sync();
+    counted.requests.length = 0;
+    const nothing = await mkt(counted.url, keys.api_key, viaRelay).sync('--exit-code');
+    expect(nothing).toMatchObject({ code: 0, summary: { new_records: 0, removed_records: 0, new_versions: [], requests: 1, full_walk: false } });
+    expect(counted.requests).toHaveLength(1);
+  });
+
+  it('fetches only new versions, K records in at most ceil(K/100) + 2 requests, one created_on across pages', async () => {
+    const mirror = newMirror();
+    const { url, keys } = sandbox.current;
+    const counted = await relay(url);
+    const client = mkt(counted.url, keys.api_key, mirror);
+    await client.sync();
+    // 250 new items in one version: all its records share one created_on, across three pages.
+    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=250');
+    const version = added.versions[0]!;
+    counted.requests.length = 0;
+    const { code, summary, stderr } = await client.sync('--exit-code');
+    expect(code).toBe(10);
+    expect(summary.new_records).toBe(version.records);
+    expect(summary.new_versions).toEqual([{ exchange_name: 'NYSE', fee_type: 'Equity', version_id: version.version_id, records: version.records }]);
+    expect(summary.full_walk).toBe(false);
+    expect(counted.requests.length).toBeLessThanOrEqual(Math.ceil(version.records / 100) + 2);
+    expect(stderr).toContain(`${version.records} new records (NYSE Equity)`);
+    await expectMirrorEqualsService(url, keys.api_key, mirror);
+  });
+
+  it('removes the records of a withdrawn version and notes them in mkt_removed_results', async () => {
+    const mirror = newMirror();
+    const { url, keys } = sandbox.current;
+    const client = mkt(url, keys.api_key, mirror);
+    const added = await post('/__sandbox/versions?exchange_name=CBOE&fee_type=Option&added=5');
+    await client.sync();
+    const version = added.versions[0]!;
+    const withdrawn = await fetch(`${url}/__sandbox/versions/${version.version_id}`, { method: 'DELETE' });
+    expect(withdrawn.status).toBe(200);
+    const { code, summary } = await client.sync('--exit-code');
+    expect(code).toBe(10);
+    expect(summary).toMatchObject({ removed_records: version.records, new_records: 0, full_walk: true });
+    await expectMirrorEqualsService(url, keys.api_key, mirror);
+    const noted = await client.run(['sql', `SELECT count(*) AS n, count(DISTINCT version_id) AS versions FROM mkt_removed_results WHERE version_id = '${version.version_id}'`, '-f', 'csv']);
+    expect(noted.stdout).toBe(`n,versions\r\n${version.records},1\r\n`);
+  });
+
+  it('keeps a mirror to its filters: others are a usage error with nothing sent, unless --full-refresh', async () => {
+    const mirror = newMirror();
+    const { url, keys } = sandbox.current;
+    const counted = await relay(url);
+    const client = mkt(counted.url, keys.api_key, mirror);
+    expect((await client.sync('--exchange-name', 'NYSE', '--fee-type', 'option')).code).toBe(0);
+    counted.requests.length = 0;
+    const other = await client.sync('--exchange-name', 'CBOE');
+    expect(other.code).toBe(2);
+    expect(other.stderr).toBe(
+      'mkt: the mirror holds results for --exchange-name NYSE --fee-type Option, not --exchange-name CBOE\n'
+        + 'A mirror answers one set of filters from one service: name another with --mirror, or rebuild this one with --full-refresh.\n',
+    );
+    expect(counted.requests).toHaveLength(0);
+    const rebuilt = await client.sync('--exchange-name', 'CBOE', '--full-refresh');
+    expect(rebuilt.code).toBe(0);
+    expect(rebuilt.summary.full_walk).toBe(true);
+    await expectMirrorEqualsService(counted.url, keys.api_key, mirror, ['--exchange-name', 'CBOE']);
+    // Not NYSE's any more, and nothing it does not hold.
+    const outside = await client.run(['results', '--offline', '--exchange-name', 'NYSE']);
+    expect(outside.code).toBe(2);
+    expect(outside.stderr.split('\n')[0]).toBe('mkt: the mirror cannot answer this: the mirror holds no --exchange-name NYSE, only CBOE');
+  });
+
+  it('loses nothing to faults and 429s mid-sync', async () => {
+    const faulty = await startSandbox({ port: 0, records: 900, faults: true, rate: { requests: 6, seconds: 1 } });
+    try {
+      const mirror = newMirror();
+      const client = mkt(faulty.url, faulty.keys.api_key, mirror);
+      const { code, summary } = await client.sync();
+      expect(code).toBe(0);
+      expect(summary.total_records).toBe(900);
+      await fetch(`${faulty.url}/__sandbox/versions?groups=3&added=40`, { method: 'POST' });
+      expect((await client.sync()).code).toBe(0);
+      await expectMirrorEqualsService(faulty.url, faulty.keys.api_key, mirror);
+    } finally {
+      await faulty.close();
+    }
+  }, 60_000);
+});

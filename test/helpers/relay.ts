@@ -1,0 +1,33 @@
+import { afterEach } from 'vitest';
+import { sendText, startRecordingServer } from './recording-server.js';
+
+/**
+ * A server that passes every request on to `target` and records it: how many requests a command
+ * sent, and which, seen from outside the command.
+ */
+export async function startRelay(target: string) {
+  return startRecordingServer((request, response) => {
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
+    );
+    fetch(`${target}${request.url}`, { headers })
+      .then(async (answer) => {
+        const body = await answer.text();
+        sendText(response, answer.status, body, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+      })
+      .catch(() => response.destroy());
+  });
+}
+
+/** Relays for a test file's tests, each closed once its test is done. */
+export function useRelays(): (target: string) => ReturnType<typeof startRelay> {
+  const relays: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.close()));
+  });
+  return async (target) => {
+    const relay = await startRelay(target);
+    relays.push(relay);
+    return relay;
+  };
+}
