@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { openDuckDB } from '../helpers/duckdb.js';
+import { useRelays } from '../helpers/relay.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { cleanEnv, runMkt, spawnMkt } from '../helpers/run-mkt.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 16: a killed sync carries on from its last commit; two syncs never both write; DuckDB is optional.
+const relay = useRelays();
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The page numbers of the requests a relay saw, in the order they came. */
+const pagesAsked = (requests: readonly { url: string }[]) =>
+  requests.map((request) => new URL(request.url, 'http://x').searchParams).map((params) => `${params.get('order_dir')} ${params.get('page_number')}`);
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+describe('a mirror across processes', () => {
+  it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 8000, latencyMs: 25 });
+    try {
+      const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
+      const counted = await relay(sandbox.url);
+      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
+      const killed = spawnMkt(['sync'], { env });
+      await until(() => counted.requests.length >= 50);
+      killed.child.kill('SIGKILL');
+      expect((await killed.result).signal).toBe('SIGKILL');
+
+      const duck = await openDuckDB();
+      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
+      const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
+      duck.close();
+      const committed = walk?.next_page as number;
+      expect(committed).toBeGreaterThanOrEqual(20);
+      expect(walk?.staged).toBe(committed * 100);
+
+      const before = counted.requests.length;
+      const resumed = await runMkt(['sync', '-f', 'json'], { env });
+      expect(resumed.code).toBe(0);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 8000, total_records: 8000, full_walk: true, requests: 80 - committed });
+      // Pages are asked a few at a time: they may arrive in any order.
+      const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
+      expect(asked).toEqual(Array.from({ length: 80 - committed }, (_, index) => `asc ${committed + index}`));
+      const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
+      const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
+      expect(offline.stdout).toBe(online.stdout);
+      expect(offline.stdout.split('\n')).toHaveLength(8001);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
+  it('lets one sync write at a time: a second, and a reader, say a sync is running (exit 1)', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 3000, latencyMs: 300 });
+    try {
+      const mirror = join(tempDir('mkt-mirror-'), 'busy.duckdb');
+      const counted = await relay(sandbox.url);
+      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
+      const running = spawnMkt(['sync'], { env });
+      await until(() => counted.requests.length >= 2);
+      const second = await runInProcess(['sync'], { env });
+      expect(second.code).toBe(1);
+      expect(second.stderr).toMatch(/^mkt: a sync is writing \S+busy\.duckdb \(pid \d+\)\nRun the command again when it has finished\.\n$/);
+      const reader = await runInProcess(['sql', 'SELECT 1'], { env });
+      expect(reader.code).toBe(1);
+      expect((await running.result).code).toBe(0);
+      expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], { env })).stdout).toBe('n\r\n3000\r\n');
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
+  it('works without DuckDB installed, but for the mirror commands, which say so (exit 1)', async () => {
+    const install = tempDir('mkt-no-duckdb-');
+    for (const entry of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, entry), join(install, entry), { recursive: true });
+    mkdirSync(join(install, 'node_modules'));
+    for (const name of readdirSync(join(ROOT, 'node_modules'))) {
+      if (name !== '@duckdb' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(install, 'node_modules', name));
+    }
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(process.execPath, [join(install, 'bin', 'mkt.js'), ...args], { env: cleanEnv({}) });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
+      });
+    const sync = await run(['--sandbox', 'sync']);
+    expect(sync.code).toBe(1);
+    expect(sync.stderr).toBe(
+      `mkt: the mirror needs DuckDB (@duckdb/node-api), which is not installed for ${process.platform}-${process.arch}\n`
+        + 'Reinstall mkt with its optional dependencies (npm install --include=optional); every other command works without it.\n',
+    );
+    expect((await run(['--sandbox', 'sql', 'SELECT 1'])).code).toBe(1);
+    const fees = await run(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
+    expect(fees.code).toBe(0);
+    expect(JSON.parse(fees.stdout)).toMatchObject({ exchange: 'NYSE' });
+  }, 30_000);
+});
