@@ -1,4 +1,4 @@
-import type { DuckDBResult, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { ENUM_FILTER_NAMES, type OrderBy, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
 import type { ResultsSource } from '../api/walk.js';
@@ -19,20 +19,32 @@ const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
   fee_category: ['fee_category', 'created_on', 'id'],
 };
 
-/** An open, ordered read of a query's records: the page it has reached, and rows read ahead of it. */
+/** An ordered read of a query's records: the page it has reached, and rows read ahead of it. */
 interface Cursor {
   key: string;
   nextPage: number;
-  result: DuckDBResult;
+  /** The query, less its LIMIT and OFFSET. */
+  sql: string;
+  values: DuckDBValue[];
+  /** Where the next read starts, and how many rows it takes. */
+  offset: number;
+  batch: number;
   rows: FeeScheduleResult[];
   done: boolean;
 }
 
 /**
+ * Each read of a walk takes this many times the rows of the one before, up to the most: a page
+ * alone costs a top-N sort of one page, and a walk of every page a few sorts in all.
+ */
+const BATCH_GROWTH = 4;
+const MAX_BATCH = 65_536;
+
+/**
  * Answers results queries from a mirror as the service answers them (`mkt results --offline`):
  * the same filters, order, paging and envelope, so that everything after the page (the walk,
- * the exporters) is the same code. Pages asked in order continue one ordered read, so `--all`
- * sorts once rather than once a page.
+ * the exporters) is the same code. Pages asked in order continue one ordered read, in reads
+ * that grow (BATCH_GROWTH), so a page costs a top-N sort of one page and `--all` a few sorts.
  */
 export class MirrorResults implements ResultsSource {
   readonly host = 'the mirror';
@@ -65,16 +77,12 @@ export class MirrorResults implements ResultsSource {
     }
     let cursor = this.cursor;
     if (!cursor || cursor.key !== key || cursor.nextPage !== pageNumber) {
-      const result = await this.mirror.connection.stream(
-        `SELECT ${RESULT_COLUMNS.split(', ').map((name) => `r.${name}`).join(', ')}, t.scraped_time, t.created_on
-         FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id ${where}
-         ORDER BY ${order} OFFSET ${pageNumber * pageSize}`,
-        values,
-      );
-      cursor = { key, nextPage: pageNumber, result, rows: [], done: false };
+      const sql = `SELECT ${RESULT_COLUMNS.split(', ').map((name) => `r.${name}`).join(', ')}, t.scraped_time, t.created_on
+         FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id ${where} ORDER BY ${order}`;
+      cursor = { key, nextPage: pageNumber, sql, values, offset: pageNumber * pageSize, batch: pageSize, rows: [], done: false };
       this.cursor = cursor;
     }
-    while (cursor.rows.length < pageSize && !cursor.done) await readChunk(cursor);
+    while (cursor.rows.length < pageSize && !cursor.done) await this.read(cursor);
     const data = cursor.rows.splice(0, pageSize);
     cursor.nextPage++;
     return {
@@ -89,23 +97,23 @@ export class MirrorResults implements ResultsSource {
       disable_jsonable_encoder: false,
     };
   }
-}
 
-/** The next chunk of the cursor's rows, as the records they were made from. */
-async function readChunk(cursor: Cursor): Promise<void> {
-  const chunk = await cursor.result.fetchChunk();
-  if (!chunk || chunk.rowCount === 0) {
-    cursor.done = true;
-    return;
-  }
-  const columns = chunk.getColumns();
-  const fields = columns.length - 2;
-  for (let row = 0; row < chunk.rowCount; row++) {
-    const values: StoredValue[] = [];
-    for (let field = 0; field < fields; field++) values.push(storedValue(columns[field]![row]!));
-    const scrapedText = columns[fields]![row] as string | null;
-    const createdText = columns[fields + 1]![row] as string | null;
-    cursor.rows.push(toRecord(values, scrapedText, createdText) as unknown as FeeScheduleResult);
+  /** The cursor's next rows, as the records they were made from. */
+  private async read(cursor: Cursor): Promise<void> {
+    const reader = await this.mirror.connection.runAndReadAll(`${cursor.sql} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`, cursor.values);
+    const columns = reader.getColumns();
+    const rowCount = reader.currentRowCount;
+    const fields = columns.length - 2;
+    for (let row = 0; row < rowCount; row++) {
+      const values: StoredValue[] = [];
+      for (let field = 0; field < fields; field++) values.push(storedValue(columns[field]![row]!));
+      const scrapedText = columns[fields]![row] as string | null;
+      const createdText = columns[fields + 1]![row] as string | null;
+      cursor.rows.push(toRecord(values, scrapedText, createdText) as unknown as FeeScheduleResult);
+    }
+    cursor.done = rowCount < cursor.batch;
+    cursor.offset += rowCount;
+    cursor.batch = Math.min(cursor.batch * BATCH_GROWTH, MAX_BATCH);
   }
 }
 
