@@ -4,8 +4,11 @@ import type { ResultsQuery } from '../api/filters.js';
 import { createProgress } from '../io/progress.js';
 import { mirrorOf } from '../mirror/location.js';
 import { Mirror } from '../mirror/mirror.js';
-import { mirrorFiltersOf } from '../mirror/mirror-filters.js';
-import { type SyncSummary, syncMirror } from '../mirror/sync.js';
+import { filtersText, mirrorFiltersOf } from '../mirror/mirror-filters.js';
+import { newestPageQuery, type SyncSummary, syncMirror } from '../mirror/sync.js';
+import { readSyncState, writeSyncState } from '../mirror/sync-state.js';
+import { cacheDirectory } from '../config/paths.js';
+import type { FeeScheduleResultsPage } from '../api/types.js';
 
 export interface SyncCommandRequest {
   filters: ResultsQuery;
@@ -23,6 +26,31 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   }
   const settings = await context.settings();
   const path = await mirrorOf(context, request.mirror);
+  const filters = mirrorFiltersOf(request.filters);
+  const service = settings.baseUrlSource === 'sandbox' ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, '');
+  const cacheDir = cacheDirectory(deps.env);
+  const startedAt = deps.now();
+
+  // Nothing new, told from one request and the state the last sync left, without loading DuckDB.
+  const state = request.fullRefresh ? undefined : readSyncState(cacheDir, path);
+  let newestPage: FeeScheduleResultsPage | undefined;
+  if (state && state.service === service && state.filters === filtersText(filters)) {
+    newestPage = await (await context.client()).fetchResultsPage(newestPageQuery(filters));
+    if (newestPage.total_records === state.totalRecords && JSON.stringify(newestPage.data.map((record) => record.id)) === JSON.stringify(state.newest)) {
+      report(context, request, {
+        mirror: path,
+        new_records: 0,
+        removed_records: 0,
+        changed_records: 0,
+        new_versions: [],
+        requests: 1,
+        total_records: newestPage.total_records,
+        full_walk: false,
+      }, startedAt);
+      return;
+    }
+  }
+
   const mirror = await Mirror.open(path, { write: true });
   context.defer(() => mirror.close());
   const progress = await createProgress({
@@ -31,22 +59,30 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     color: context.stderrColor,
     now: deps.now,
   });
-  const startedAt = deps.now();
   let summary: SyncSummary;
   try {
     summary = await syncMirror(mirror, () => context.client(), {
-      filters: mirrorFiltersOf(request.filters),
-      service: settings.baseUrlSource === 'sandbox' ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, ''),
+      filters,
+      service,
       fullRefresh: request.fullRefresh,
       now: deps.now,
-      onPage: (state) => progress.update(state),
+      ...(newestPage ? { newestPage } : {}),
+      onPage: (progressState) => progress.update(progressState),
     });
   } finally {
     progress.clear();
   }
-  const seconds = (deps.now() - startedAt) / 1000;
-  context.log.info(summaryLine(summary, seconds));
-  if (format === 'json' || format === 'ndjson') {
+  const newest = await mirror.newestIds(newestPageQuery(filters).page_size as number);
+  mirror.close();
+  writeSyncState(cacheDir, path, { service, filters: filtersText(filters), totalRecords: summary.total_records, newest });
+  report(context, request, summary, startedAt);
+}
+
+/** The summary line on stderr, the JSON on stdout when asked, and exit 10 for changes with --exit-code. */
+function report(context: Context, request: SyncCommandRequest, summary: SyncSummary, startedAt: number): void {
+  const { deps, globals } = context;
+  context.log.info(summaryLine(summary, (deps.now() - startedAt) / 1000));
+  if (globals.format === 'json' || globals.format === 'ndjson') {
     const { changed_records: _, ...contracted } = summary;
     deps.stdout.write(`${JSON.stringify(contracted)}\n`);
   }

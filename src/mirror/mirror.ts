@@ -88,7 +88,12 @@ export class Mirror {
     return mirror;
   }
 
+  private closed = false;
+
+  /** Closes the file (once): DuckDB writes its log into it, and the lock is let go. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.connection.closeSync();
     this.instance.closeSync();
   }
@@ -109,6 +114,12 @@ export class Mirror {
   async newestCreatedOn(): Promise<bigint | undefined> {
     const [row] = await this.rows('SELECT epoch_us(max(created_on)) AS newest FROM results');
     return (row?.newest as bigint | null) ?? undefined;
+  }
+
+  /** The ids of the newest records, newest first, ties by id: as the service's first page orders them. */
+  async newestIds(limit: number): Promise<string[]> {
+    const rows = await this.rows(`SELECT id FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`);
+    return rows.map((row) => row.id as string);
   }
 
   /** Every id of a table. */

@@ -17,6 +17,8 @@ export interface SyncRequest {
   /** Walk everything and rebuild the mirror, even for other filters or another service. */
   fullRefresh: boolean;
   now: () => number;
+  /** The first page of newest records, when the caller has already asked for it (newestPageQuery). */
+  newestPage?: FeeScheduleResultsPage;
   /** After each page: pages and records read so far, and the pages a full walk reads. */
   onPage?: (progress: ProgressState) => void;
 }
@@ -72,8 +74,15 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   }
   const source = await connect();
   const startedAt = request.now();
-  let requests = 0;
+  let prefetched = request.newestPage;
+  let requests = prefetched ? 1 : 0;
+  const firstQuery = JSON.stringify(newestPageQuery(request.filters));
   const fetchPage = (query: ResultsQuery): Promise<FeeScheduleResultsPage> => {
+    if (prefetched && JSON.stringify(query) === firstQuery) {
+      const page = prefetched;
+      prefetched = undefined;
+      return Promise.resolve(page);
+    }
     requests++;
     return source.fetchResultsPage(query);
   };
@@ -82,7 +91,7 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   const pending = await mirror.pendingWalk();
   let outcome: Outcome | undefined;
   if (recorded && !request.fullRefresh && !pending) {
-    outcome = await readNewest(mirror, source.host, query, fetchPage, request);
+    outcome = await readNewest(mirror, source.host, fetchPage, request);
   }
   const fullWalk = outcome === undefined;
   outcome ??= await walkEverything(mirror, source.host, query, fetchPage, identity, pending, request);
@@ -112,6 +121,11 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   return summary;
 }
 
+/** The first request of a sync: the newest records. */
+export function newestPageQuery(filters: MirrorFilters): ResultsQuery {
+  return { ...filters, page_size: PAGE, order_by: 'created_on', order_dir: 'desc', page_number: 0 };
+}
+
 /** What a sync found, before it is committed. */
 interface Outcome {
   /** New records to append (when not a full walk). */
@@ -132,7 +146,6 @@ interface Outcome {
 async function readNewest(
   mirror: Mirror,
   host: string,
-  query: ResultsQuery,
   fetchPage: (query: ResultsQuery) => Promise<FeeScheduleResultsPage>,
   request: SyncRequest,
 ): Promise<Outcome | undefined> {
@@ -143,7 +156,7 @@ async function readNewest(
   let total = 0;
   let read = 0;
   for (let pageNumber = 0; ; pageNumber++) {
-    const page = await fetchPage({ ...query, order_by: 'created_on', order_dir: 'desc', page_number: pageNumber });
+    const page = await fetchPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
     read += page.data.length;
     request.onPage?.({ page: pageNumber + 1, records: read });
     total = page.total_records;
