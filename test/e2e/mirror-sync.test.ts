@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -92,6 +93,43 @@ describe('mkt sync', () => {
     const nothing = await mkt(counted.url, keys.api_key, viaRelay).sync('--exit-code');
     expect(nothing).toMatchObject({ code: 0, summary: { new_records: 0, removed_records: 0, new_versions: [], requests: 1, full_walk: false } });
     expect(counted.requests).toHaveLength(1);
+  });
+
+  it('tells nothing new from one request and the state the last sync left, and is not fooled once the mirror changes', async () => {
+    const mirror = newMirror();
+    const { url, keys } = sandbox.current;
+    const counted = await relay(url);
+    const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    const sync = async () => {
+      counted.requests.length = 0;
+      const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
+      return { code: run.code, summary: JSON.parse(run.stdout) as Summary, requests: counted.requests.length };
+    };
+    expect((await sync()).summary.full_walk).toBe(true);
+    const { mtimeMs } = statSync(mirror);
+    const nothing = await sync();
+    expect(nothing).toMatchObject({ code: 0, requests: 1, summary: { new_records: 0, removed_records: 0, requests: 1, total_records: 1200 } });
+    // Not opened at all: the file is as the first sync left it.
+    expect(statSync(mirror).mtimeMs).toBe(mtimeMs);
+
+    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=3');
+    const found = await sync();
+    expect(found).toMatchObject({ code: 10, summary: { new_records: added.versions[0]!.records, full_walk: false } });
+    expect(found.requests).toBeLessThanOrEqual(Math.ceil(added.versions[0]!.records / 100) + 2);
+    expect((await sync()).requests).toBe(1);
+
+    // A mirror changed by anything but a sync is opened and checked again: the lost row comes back.
+    const duck = await openDuckDB();
+    try {
+      await duck.rows(`ATTACH '${mirror}' AS m`);
+      await duck.rows('DELETE FROM m.results WHERE id = (SELECT min(id) FROM m.results)');
+      await duck.rows('DETACH m');
+    } finally {
+      duck.close();
+    }
+    const repaired = await sync();
+    expect(repaired.summary).toMatchObject({ new_records: 1, full_walk: true });
+    await expectMirrorEqualsService(url, keys.api_key, mirror);
   });
 
   it('fetches only new versions, K records in at most ceil(K/100) + 2 requests, one created_on across pages', async () => {
