@@ -2,7 +2,7 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { malformedAnswer } from '../api/results-page.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { serverText } from '../http/server-text.js';
-import { formatTimestampMicros, parseTimestampMicros } from '../output/timestamps.js';
+import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../output/timestamps.js';
 
 /** A field's value as the mirror stores it: text, microseconds for a timestamp, or null. */
 export type StoredValue = string | bigint | null;
@@ -38,7 +38,7 @@ export function toStoredRecord(record: FeeScheduleResult, host: string): StoredR
     }
     const micros = typeof value === 'string' ? parseTimestampMicros(value) : undefined;
     if (micros === undefined) throw malformedAnswer(host, `record ${serverText(record.id, undefined)} has a ${field.name} that is not an ISO 8601 timestamp`);
-    if (formatTimestampMicros(micros, field.kind === 'timestamp_utc') !== value) {
+    if (!isFormattedTimestamp(value as string, field.kind === 'timestamp_utc')) {
       if (index === SCRAPED_TIME) scrapedTimeText = value as string;
       else createdOnText = value as string;
     }

@@ -24,13 +24,14 @@ async function until(condition: () => boolean): Promise<void> {
 
 describe('a mirror across processes', () => {
   it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 8000, latencyMs: 25 });
+    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
     try {
       const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
       const killed = spawnMkt(['sync'], { env });
-      await until(() => counted.requests.length >= 50);
+      // A walk commits every 100 pages (or 2 s): 150 asked means at least one commit.
+      await until(() => counted.requests.length >= 150);
       killed.child.kill('SIGKILL');
       expect((await killed.result).signal).toBe('SIGKILL');
 
@@ -39,20 +40,20 @@ describe('a mirror across processes', () => {
       const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
       duck.close();
       const committed = walk?.next_page as number;
-      expect(committed).toBeGreaterThanOrEqual(20);
+      expect(committed).toBeGreaterThanOrEqual(100);
       expect(walk?.staged).toBe(committed * 100);
 
       const before = counted.requests.length;
       const resumed = await runMkt(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 8000, total_records: 8000, full_walk: true, requests: 80 - committed });
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 30_000, total_records: 30_000, full_walk: true, requests: 300 - committed });
       // Pages are asked a few at a time: they may arrive in any order.
       const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-      expect(asked).toEqual(Array.from({ length: 80 - committed }, (_, index) => `asc ${committed + index}`));
+      expect(asked).toEqual(Array.from({ length: 300 - committed }, (_, index) => `asc ${committed + index}`));
       const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
       const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
       expect(offline.stdout).toBe(online.stdout);
-      expect(offline.stdout.split('\n')).toHaveLength(8001);
+      expect(offline.stdout.split('\n')).toHaveLength(30_001);
     } finally {
       await sandbox.close();
     }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTimestampMicros } from '../../../src/output/timestamps.js';
+import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../../../src/output/timestamps.js';
 
 describe('parseTimestampMicros', () => {
   it.each([
@@ -38,4 +38,37 @@ describe('parseTimestampMicros', () => {
       expect(parseTimestampMicros(text)).toBeUndefined();
     },
   );
+});
+
+describe('isFormattedTimestamp', () => {
+  it('agrees with formatting again, for every timestamp the parser reads', () => {
+    const texts = [
+      '2024-05-01T13:45:12.123456+00:00',
+      '2024-05-01T13:45:12.123456',
+      '0000-01-01T00:00:00.000000',
+      '9999-12-31T23:59:59.999999+00:00',
+      '2024-05-01T13:45:12.123456Z',
+      '2024-05-01T13:45:12.123456+05:30',
+      '2024-05-01T13:45:12.123456-00:00',
+      '2024-05-01T13:45:12.12345+00:00',
+      '2024-05-01 13:45:12.123456',
+      '2024-05-01t13:45:12.123456',
+      '2024-05-01T13:45:12,123456',
+      '2024-05-01T13:45:12.1234560',
+      '2024-05-01T13:45:12.123456+0000',
+      '2024-05-01T13:45Z',
+      '2024-05-01',
+    ];
+    for (let step = 0; step < 2000; step++) {
+      const micros = BigInt(Math.floor(Math.random() * 2 ** 52)) * (step % 2 ? 1n : -1n);
+      texts.push(formatTimestampMicros(micros, true) ?? '', formatTimestampMicros(micros, false) ?? '');
+    }
+    for (const text of texts) {
+      const micros = parseTimestampMicros(text);
+      if (micros === undefined) continue;
+      for (const withOffset of [true, false]) {
+        expect([text, withOffset, isFormattedTimestamp(text, withOffset)]).toEqual([text, withOffset, formatTimestampMicros(micros, withOffset) === text]);
+      }
+    }
+  });
 });
