@@ -38,7 +38,8 @@ const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
   { name: 'fee_action', header: 'Action' },
   { name: 'fee_participant', header: 'Participant' },
   { name: 'fee_symbol_type', header: 'Symbol type', priority: 1 },
-  { name: 'fee_amount', header: 'Amount' },
+  // Wrapped at its spaces rather than cut: `$0.0020 if ADV ≥ 0.5%, otherwise $0.0030` cut to `$0.0020 if…` misleads.
+  { name: 'fee_amount', header: 'Amount', fit: 'words' },
   { name: 'scraped_time', header: 'Scraped', priority: 2 },
 ];
 

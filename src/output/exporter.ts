@@ -35,6 +35,17 @@ export interface Dataset<Item extends object = object> {
   tableColumns?: readonly TableColumn[];
 }
 
+/**
+ * How a column gives way when the terminal is narrower than its text:
+ * - `cut`: free text, cut with `…` (never inside a number: truncateToWidth);
+ * - `wrap`: onto more lines of the cell, nothing left out;
+ * - `words`: onto more lines at its spaces, never narrower than its widest word: amounts, which
+ *   are mostly one word (`$0.0030`) but may be a sentence (`$0.0020 if ADV ≥ 0.5%, otherwise
+ *   $0.0030`), and of which no digit may be cut or wrapped away;
+ * - `whole`: never narrower than its widest text: numbers, dates, identifiers.
+ */
+export type ColumnFit = 'cut' | 'wrap' | 'words' | 'whole';
+
 /** A column a table shows by default. */
 export interface TableColumn {
   /** The field, as `--columns` names it. */
@@ -43,6 +54,8 @@ export interface TableColumn {
   header: string;
   /** A column that may be left out on a narrow terminal: the lowest priority goes first (GridColumn). */
   priority?: number;
+  /** How it gives way on a narrow terminal, when not as its cells suggest (src/output/table.ts). */
+  fit?: ColumnFit;
 }
 
 /** Where an exporter writes, and what it may assume about it. */

@@ -1,14 +1,6 @@
-import type { OutputTarget } from './exporter.js';
+import type { ColumnFit, OutputTarget } from './exporter.js';
 import { paint, type Style } from '../io/color.js';
 import { displayWidth, truncateToWidth, wrapToWidth } from './text-width.js';
-
-/**
- * How a column gives way when the terminal is narrower than its text:
- * - `cut`: free text, cut with `…` (never inside a number: truncateToWidth);
- * - `wrap`: onto more lines of the cell, nothing left out;
- * - `whole`: never narrower than its widest text: numbers, amounts, dates, identifiers.
- */
-export type ColumnFit = 'cut' | 'wrap' | 'whole';
 
 export interface GridColumn {
   header: string;
@@ -104,10 +96,16 @@ function widthOf(text: GridText | undefined): number {
   return widest;
 }
 
-/** The narrowest a column may be drawn: its natural width, unless it gives way. */
-function minimumWidth(column: GridColumn, natural: number): number {
+/** The narrowest a column may be drawn: its natural width, or its widest word, unless it gives way further. */
+function minimumWidth(column: GridColumn, natural: number, texts: readonly (readonly (GridText | undefined)[])[], index: number): number {
   if (column.fit === 'whole') return natural;
-  return Math.min(natural, Math.max(MIN_FLEXIBLE_WIDTH, displayWidth(column.header)));
+  const flexible = Math.min(natural, Math.max(MIN_FLEXIBLE_WIDTH, displayWidth(column.header)));
+  if (column.fit !== 'words') return flexible;
+  let widestWord = 0;
+  for (const row of texts) {
+    for (const line of linesOf(row[index])) for (const word of line.split(' ')) widestWord = Math.max(widestWord, displayWidth(word));
+  }
+  return Math.max(flexible, widestWord);
 }
 
 /** A layout on a terminal: the columns shown, by index, and their text widths. */
@@ -120,12 +118,12 @@ interface RowLayout {
  * The columns shown and their widths at `available` cells, leaving out columns that have a
  * priority (the lowest first) until the rest fit; undefined when the columns without one cannot.
  */
-function rowLayout(columns: readonly GridColumn[], natural: readonly number[], available: number): RowLayout | undefined {
+function rowLayout(columns: readonly GridColumn[], natural: readonly number[], minimum: readonly number[], available: number): RowLayout | undefined {
   const shown = columns.map((_, index) => index);
   for (;;) {
     const widths = fitColumnWidths(
       shown.map((index) => natural[index] as number),
-      shown.map((index) => minimumWidth(columns[index] as GridColumn, natural[index] as number)),
+      shown.map((index) => minimum[index] as number),
       available,
     );
     if (widths) return { shown, widths };
@@ -152,6 +150,8 @@ function cellLines(text: GridText | undefined, fit: ColumnFit | undefined, width
       return lines.map((line) => truncateToWidth(line, width));
     case 'wrap':
       return lines.flatMap((line) => wrapToWidth(line, width, lines.length > 1 ? LIST_HANG : 0));
+    case 'words':
+      return lines.flatMap((line) => wrapToWidth(line, width));
   }
 }
 
@@ -174,7 +174,8 @@ export function* gridLines(columns: readonly GridColumn[], body: GridBody, targe
   let layout: RowLayout = { shown: columns.map((_, index) => index), widths: natural };
   let fits = (index: number): ColumnFit | undefined => columns[index]?.fit;
   if (target.isTTY && target.width) {
-    const fitted = rowLayout(columns, natural, target.width);
+    const minimum = columns.map((column, index) => minimumWidth(column, natural[index] as number, body.texts, index));
+    const fitted = rowLayout(columns, natural, minimum, target.width);
     if (fitted) {
       layout = fitted;
     } else if (head) {

@@ -1,6 +1,6 @@
-import type { Column, Exporter } from './exporter.js';
+import type { Column, ColumnFit, Exporter } from './exporter.js';
 import { valueText } from './flatten.js';
-import { type ColumnFit, cellText, type GridColumn, type GridText, gridLines } from './grid.js';
+import { cellText, type GridColumn, type GridText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 
@@ -56,7 +56,7 @@ export const tableExporter: Exporter = {
       return {
         header: chosen?.header ?? column.name,
         align: column.kind === 'number' ? 'right' : 'left',
-        fit: fitOf(column, rows.map((row) => row[index] ?? '')),
+        fit: chosen?.fit ?? fitOf(column, rows.map((row) => row[index] ?? '')),
         ...(chosen?.priority === undefined ? {} : { priority: chosen.priority }),
       };
     });

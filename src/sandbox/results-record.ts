@@ -120,12 +120,59 @@ const REVISED = Array.from({ length: REVISED_AMOUNTS }, (_, r) => `$0.${String(2
 const REVISED_FEES = pool('fee_amount', REVISED);
 const REVISED_REBATES = pool('fee_amount', REVISED.map((amount) => `(${amount})`));
 
+/**
+ * The other ways venues write amounts, one for each rule of the contract's "Fee amounts as
+ * numbers" (`mkt results --parse-amounts`), each made from a number n from 1 to 25: every
+ * currency and unit, every way of writing a rebate, words around the amount, ranges, "if …,
+ * otherwise …", the words for nothing to pay, and the texts that are not an amount.
+ */
+const AMOUNT_FORMS: readonly ((n: number) => string)[] = [
+  (n) => `€${cents(n)}`,
+  (n) => `EUR ${cents(n)}`,
+  (n) => `${cents(n)} EUR per contract`,
+  (n) => `£${cents(n)} per contract`,
+  (n) => `GBP ${n * 10}.00 per port per month`,
+  (n) => `USD ${mills(n)}`,
+  (n) => `${mills(n)} USD per share`,
+  (n) => `${n} bps`,
+  (n) => `${(n / 10).toFixed(1)} bp`,
+  (n) => `$(${mills(n)})`,
+  (n) => `(${mills(n)})`,
+  (n) => `-$${mills(n)}`,
+  (n) => `−€${cents(n)}`,
+  (n) => `($${mills(n)}) per share`,
+  (n) => `$${mills(n)} per share`,
+  (n) => `$${cents(n)} per contract`,
+  (n) => `$${n * 100}.00 per port per month`,
+  // Millions, no wider than `$25,999.00`: a table of results still fits 80 columns.
+  (n) => `$${(n % 9) + 1},${String(n * 37).padStart(3, '0')},000`,
+  (n) => `$${mills(n)} - $${mills(n + 5)}`,
+  (n) => `$${mills(n)} – $${mills(n + 10)}`,
+  (n) => `$${mills(n)} if ADV ≥ 0.${n}%, otherwise $${mills(n + 5)}`,
+  () => 'Free',
+  () => 'No charge',
+  () => 'NO FEE',
+  () => 'waived',
+  () => '',
+  () => 'N/A',
+  () => 'TBD',
+  () => '-',
+];
+const cents = (n: number) => (n / 100).toFixed(2);
+const mills = (n: number) => (n / 10_000).toFixed(4);
+/** AMOUNT_FORMS[form] for each n from 1 to 25, at [form * 25 + n - 1]. */
+const OTHER_AMOUNTS = AMOUNT_FORMS.flatMap((form) => pool('fee_amount', Array.from({ length: 25 }, (_, n) => form(n + 1))));
+
 function feeAmount(random: Random, isRebate: boolean): ByteString {
   const style = random.int(0, 9);
   if (style < 6) return random.pick(isRebate ? PER_SHARE_REBATES : PER_SHARE_FEES);
   if (style < 8) return random.pick(CENTS);
   if (style === 8) return random.pick(PERCENTS);
-  return plainField('fee_amount', `$${random.int(1, 25)},${String(random.int(0, 999)).padStart(3, '0')}.00`);
+  // One record in ten: a large amount with thousands separators, or half the time another form.
+  const n = random.int(1, 25);
+  const thousands = random.int(0, 999);
+  if (thousands < 500) return plainField('fee_amount', `$${n},${String(thousands).padStart(3, '0')}.00`);
+  return OTHER_AMOUNTS[(thousands % AMOUNT_FORMS.length) * 25 + n - 1]!;
 }
 
 /** Writes the JSON of records on demand, the same for the same seed every time. */

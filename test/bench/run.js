@@ -7,6 +7,9 @@
 //                 Parquet                                against  mkt's own NDJSON walk
 //   memory        peak RSS of a 1,000,000-record export, every format, on each Node given
 //   rate limit    a 100-page walk against `mkt sandbox --rate 20/2` (test/bench/rate-limit.mjs)
+//   mirror        a first mkt sync of 300,000 records    against  mkt's own NDJSON walk of them
+//                 mkt sync with nothing new              against  node -e 0 && one curl
+//                 mkt results --offline, one page        against  the same command online
 // Needs a build (npm run build), hyperfine, curl, jq and GNU time (Debian packages: hyperfine,
 // curl, jq, time). Servers are `mkt sandbox` processes on 127.0.0.1. The figures are written to
 // docs/performance.md between the bench markers; the rest of that file is left as it is.
@@ -37,15 +40,17 @@ const BIN = join(ROOT, 'bin/mkt.js');
 const DOC = join(ROOT, 'docs/performance.md');
 const WALK_RECORDS = 30_000;
 const MEMORY_RECORDS = Number(options['memory-records']);
+const MIRROR_RECORDS = 300_000;
 const MEMORY_LIMIT_MB = 256;
 const FORMATS = ['ndjson', 'json', 'csv', 'parquet'];
 const NODES = [process.execPath, ...options.node.split(',').filter(Boolean)];
 const work = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
 
 // These machines set NODE_EXTRA_CA_CERTS; users do not, and it costs every node start ~50 ms.
-const env = { ...process.env, MKT_CONFIG_DIR: work };
+const env = { ...process.env };
 delete env.NODE_EXTRA_CA_CERTS;
-for (const name of Object.keys(env)) if (name.startsWith('MKT_') && name !== 'MKT_CONFIG_DIR') delete env[name];
+for (const name of Object.keys(env)) if (name.startsWith('MKT_')) delete env[name];
+Object.assign(env, { MKT_CONFIG_DIR: work, MKT_CACHE_DIR: join(work, 'cache'), MKT_DATA_DIR: join(work, 'data') });
 
 function version(command, args = ['--version']) {
   try {
@@ -75,9 +80,9 @@ function startSandbox(records, extra = []) {
 const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
 
 /** Runs hyperfine over named commands; returns seconds {min, median, max} per name. */
-function hyperfine(cases, runs = RUNS) {
+function hyperfine(cases, runs = RUNS, warmup = 2) {
   const exportPath = join(work, 'hyperfine.json');
-  const args = ['--style', 'none', '--warmup', '2', '--runs', String(runs), '--export-json', exportPath];
+  const args = ['--style', 'none', '--warmup', String(warmup), '--runs', String(runs), '--export-json', exportPath];
   for (const [name, command] of Object.entries(cases)) args.push('--command-name', name, command);
   execFileSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const { results } = JSON.parse(readFileSync(exportPath, 'utf8'));
@@ -128,9 +133,14 @@ try {
   Object.assign(timings, hyperfine(commands.startup, RUNS * 3));
 
   const feesUrl = `${sandbox.url}/api/v1/exchanges/NYSE/fees`;
+  const mirror = join(work, 'walk.duckdb');
+  execFileSync(BIN, ['sync', '--mirror', mirror], { env, stdio: 'ignore' });
   commands.call = {
     'node -e 0 && curl': `node -e 0 && curl -s -H ${quote(`Authorization: Bearer ${sandbox.api_key}`)} ${quote(feesUrl)} > /dev/null`,
     'mkt fees NYSE': `${mkt('fees NYSE --format json')} > /dev/null`,
+    'mkt sync, nothing new': mkt(`sync --mirror ${quote(mirror)}`),
+    'mkt results, one page': `${mkt('results -f json')} > /dev/null`,
+    'mkt results --offline, one page': `${mkt(`results --offline --mirror ${quote(mirror)} -f json`)} > /dev/null`,
   };
   console.log('one exchange call …');
   Object.assign(timings, hyperfine(commands.call, RUNS * 3));
@@ -147,6 +157,21 @@ try {
   Object.assign(timings, hyperfine(commands.walk));
 } finally {
   sandbox.stop();
+}
+
+const mirrorSandbox = await startSandbox(MIRROR_RECORDS);
+try {
+  env.MKT_BASE_URL = mirrorSandbox.url;
+  env.MKT_API_KEY = mirrorSandbox.api_key;
+  const mirror = join(work, 'first.duckdb');
+  commands.mirror = {
+    'mkt ndjson, 300,000 records': `${mkt('results --all -f ndjson')} > /dev/null`,
+    'mkt sync, first, 300,000 records': `rm -f ${quote(mirror)} ${quote(`${mirror}.wal`)} && ${mkt(`sync --mirror ${quote(mirror)}`)}`,
+  };
+  console.log(`mirror: a first sync of ${MIRROR_RECORDS.toLocaleString('en-US')} records …`);
+  Object.assign(timings, hyperfine(commands.mirror, Math.min(RUNS, 3), 0));
+} finally {
+  mirrorSandbox.stop();
 }
 
 /** Peak RSS of a MEMORY_RECORDS export, by Node binary and format (the table's too, not gated). */
@@ -181,6 +206,9 @@ const targets = [
   { measure: '`--all` NDJSON vs `curl | jq -c`', ratio: median('mkt ndjson') / median('curl | jq -c'), limit: 1 },
   { measure: '`--all` CSV vs `curl | jq @csv`', ratio: median('mkt csv') / median('curl | jq @csv'), limit: 1 },
   { measure: '`--all` Parquet vs mkt NDJSON', ratio: median('mkt parquet') / median('mkt ndjson'), limit: 2.5 },
+  { measure: 'first sync vs mkt NDJSON walk, 300,000 records', ratio: median('mkt sync, first, 300,000 records') / median('mkt ndjson, 300,000 records'), limit: 2 },
+  { measure: 'sync, nothing new vs `node -e 0 && curl`', ratio: median('mkt sync, nothing new') / median('node -e 0 && curl'), limit: 3 },
+  { measure: '`results --offline` vs online, one page', ratio: median('mkt results --offline, one page') / median('mkt results, one page'), limit: 1.5 },
   ...Object.entries(memory).flatMap(([nodeVersion, peaks]) =>
     FORMATS.map((format) => ({
       measure: `memory, ${format}, Node ${nodeVersion}: ${MEMORY_RECORDS.toLocaleString('en-US')} records`,
@@ -201,7 +229,7 @@ const verdict = (target) => (target.ratio <= target.limit && target.pass !== fal
 
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (test/bench/run.js), medians of ${RUNS} runs`,
-  `(start-up and one call: ${RUNS * 3}) after 2 warm-ups, with \`NODE_EXTRA_CA_CERTS\` unset.`,
+  `(start-up and one call: ${RUNS * 3}; a first sync: ${Math.min(RUNS, 3)}, without warm-ups) after 2 warm-ups, with \`NODE_EXTRA_CA_CERTS\` unset.`,
   `Machine: ${machine.cpu}, ${machine.memory}, ${machine.os}, Node ${machine.node}; ${machine.tools}.`,
   '',
   row(['measure', 'mkt ÷ baseline', 'target', 'verdict']),
@@ -216,6 +244,9 @@ const lines = [
   `Page walks: ${WALK_RECORDS.toLocaleString('en-US')} records, ${WALK_RECORDS / 100} pages of 100, from \`mkt sandbox\` on 127.0.0.1;`,
   'curl fetches the same URLs in one process (a `page_number=[0-299]` range). Every command writes to `/dev/null` but',
   '`mkt ndjson -o`, which writes a file as cron jobs do: to a temporary file, synced to disk, then renamed.',
+  '',
+  `Mirror: a first \`mkt sync\` of ${MIRROR_RECORDS.toLocaleString('en-US')} records (a new file each run) against \`mkt results --all -f ndjson\``,
+  `of the same walk; a sync that finds nothing new and \`results --offline\` read a mirror of the ${WALK_RECORDS.toLocaleString('en-US')}-record sandbox.`,
   '',
   row(['Node', ...FORMATS, 'table (not gated)']),
   row(['---', ...FORMATS.map(() => '---'), '---']),

@@ -90,6 +90,28 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     expect(rows.map((cells) => cells[0])).toEqual(records.map((record) => record.exchange_name));
   });
 
+  it('at 80 columns: an amount of several words wraps at its spaces onto more lines of its cell, never cut', async () => {
+    // A page with `GBP 120.00 per port per month` or the like on it.
+    const long = (record: FeeScheduleResult) => record.fee_amount.includes(' per ');
+    let page = 0;
+    let records: FeeScheduleResult[] = [];
+    for (; page < 6; page++) {
+      records = await json<FeeScheduleResult[]>(['results', '--page-size', '100', '--page-number', String(page)]);
+      if (records.some(long)) break;
+    }
+    const screen = await onTty(['results', '--page-size', '100', '--page-number', String(page)], 80);
+    fitsWithin(screen, 80);
+    expect(headers(screen)).toEqual(SIX);
+    // A row goes on over the lines whose exchange cell is empty.
+    const amounts: string[][] = [];
+    for (const cells of rowCells(screen)) {
+      if (cells[0] !== '') amounts.push([cells[5] ?? '']);
+      else amounts.at(-1)?.push(cells[5] ?? '');
+    }
+    expect(amounts.map((lines) => lines.join(' ').trim())).toEqual(records.map((record) => record.fee_amount));
+    expect(amounts.some((lines) => lines.length > 1)).toBe(true);
+  });
+
   onTerminal('at 200 columns: every default column, the scrape time whole', async () => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
     const screen = await onPty(RESULTS, 200);
