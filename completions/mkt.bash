@@ -6,7 +6,7 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results exchanges compare filters sync sql auth config completion sandbox) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges compare diff filters sync sql auth config completion sandbox) ;;
     auth) _mkt_words=(login status list logout) ;;
     config) _mkt_words=(get set unset list path) ;;
     *) _mkt_words=() ;;
@@ -23,6 +23,7 @@ _mkt_flags_of() {
     results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --offline --mirror -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     exchanges) _mkt_words=(--refresh -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     compare) _mkt_words=(--volume --make-share -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     filters) _mkt_words=(-f --format -o --output --columns -q --quiet -v --verbose --no-color -h --help) ;;
     sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     sql) _mkt_words=(--mirror -f --format -o --output --columns --profile --sandbox -q --quiet -v --verbose --no-color -h --help) ;;
@@ -53,7 +54,7 @@ _mkt_value_of() {
         *) _mkt_kind=none ;;
       esac ;;
     --profile) _mkt_kind=choices _mkt_listing=__profiles ;;
-    --base-url|--timeout|--retries|--max-rps|--volume|--start-date|--end-date|--supplier-name|--page-size|--page-number|--limit|--mirror|--make-share|--port|--records|--seed|--rate|--latency) _mkt_kind=none ;;
+    --base-url|--timeout|--retries|--max-rps|--volume|--start-date|--end-date|--supplier-name|--page-size|--page-number|--limit|--mirror|--make-share|--from|--to|--port|--records|--seed|--rate|--latency) _mkt_kind=none ;;
     --exchange-name) _mkt_kind=list _mkt_listing=__exchanges ;;
     --fee-type) _mkt_kind=list _mkt_words=(Option Equity) ;;
     --fee-category) _mkt_kind=list _mkt_words=('Fee And Rebates' 'Legal Regulatory Fees' 'Market Data Fees' 'Participant Fee' 'Port Fees And Other Services') ;;
@@ -72,7 +73,7 @@ _mkt_value_of() {
 _mkt_argument_of() {
   _mkt_listing=''
   case $1:$2 in
-    fees:0|rules:0|order-types:0|historical:0|compare:*) _mkt_kind=choices _mkt_listing=__exchanges ;;
+    fees:0|rules:0|order-types:0|historical:0|compare:*|diff:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
     'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries) ;;
     'config set:1') case $3 in
         format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;

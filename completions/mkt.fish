@@ -6,7 +6,7 @@
 function __mkt_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' fees rules order-types historical results exchanges compare filters sync sql auth config completion sandbox
+            printf '%s\n' fees rules order-types historical results exchanges compare diff filters sync sql auth config completion sandbox
         case auth
             printf '%s\n' login status list logout
         case config
@@ -16,7 +16,7 @@ end
 
 # Whether flag $argv[1] takes a value (the next word).
 function __mkt_takes_value
-    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --timeout --retries --max-rps --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --port --records --seed --rate --latency
+    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --timeout --retries --max-rps --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --port --records --seed --rate --latency
 end
 
 # The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
@@ -90,7 +90,7 @@ function __mkt_values
         case --order-dir
             set values asc desc
             set description 'order dir'
-        case fees:0 rules:0 order-types:0 historical:0 compare:0
+        case fees:0 rules:0 order-types:0 historical:0 compare:0 diff:0
             set values (__mkt_listed __exchanges)
         case 'config get:0' 'config set:0' 'config unset:0'
             set values base_url format timeout retries
@@ -181,6 +181,7 @@ complete -c mkt -n '__mkt_in \'\'' -a historical -d 'Show an exchange\'s fee sch
 complete -c mkt -n '__mkt_in \'\'' -a results -d 'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. One page by default; --all walks every page, --limit N stops after N records.'
 complete -c mkt -n '__mkt_in \'\'' -a exchanges -d 'List the exchanges your key reaches: identifiers, and names and record counts where the service gives them. Kept per profile for completion and did-you-mean; read again with --refresh.'
 complete -c mkt -n '__mkt_in \'\'' -a compare -d 'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. With no exchange named, every exchange `mkt exchanges` knows.'
+complete -c mkt -n '__mkt_in \'\'' -a diff -d 'What changed between two versions of an exchange\'s fee schedule: line items added, removed or changed, paired by what they are. By default the newest version against the one before it; from the mirror when it holds them, else from the service.'
 complete -c mkt -n '__mkt_in \'\'' -a filters -d 'List the allowed values of every results filter (matched case-insensitively). Answered offline.'
 complete -c mkt -n '__mkt_in \'\'' -a sync -d 'Bring the local mirror up to date: a DuckDB file holding what the service answers for these filters, fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md).'
 complete -c mkt -n '__mkt_in \'\'' -a sql -d 'Run SQL over the mirror, read-only, and write the answer in any format: the mirror `mkt sync` keeps.'
@@ -198,26 +199,26 @@ complete -c mkt -n '__mkt_in config' -a unset -d 'Remove a setting from the prof
 complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored settings as name=value lines.'
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
 
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters sync sql \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters sql \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
-complete -c mkt -n '__mkt_in \'\' exchanges compare filters sql \'auth list\'' -l columns -x -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sync sql \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sql \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
+complete -c mkt -n '__mkt_in \'\' exchanges compare diff filters sql \'auth list\'' -l columns -x -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in fees' -l columns -x -a '(__mkt_values fees:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in rules' -l columns -x -a '(__mkt_values rules:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in order-types' -l columns -x -a '(__mkt_values order-types:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in historical' -l columns -x -a '(__mkt_values historical:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in results' -l columns -x -a '(__mkt_values results:--columns)' -d 'fields to output, in this order'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync sql \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare sync \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters sync sql \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sync sql \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare filters sync sql auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sync sql auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in fees compare' -l volume -x -d 'monthly volume: also show the tier and the rates that apply at it (50000000, 5e7, 50M, 2.5B, 750K)'
 complete -c mkt -n '__mkt_in historical results sync' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
 complete -c mkt -n '__mkt_in historical results sync' -l end-date -x -d 'end of the period (optional)'
@@ -238,13 +239,15 @@ complete -c mkt -n '__mkt_in results' -l page-number -x -d 'page index, from 0 (
 complete -c mkt -n '__mkt_in results' -l all -d 'walk every page'
 complete -c mkt -n '__mkt_in results' -l limit -x -d 'stop after this many records, walking pages as needed'
 complete -c mkt -n '__mkt_in results' -l allow-drift -d 'accept a walk during which the results changed, with a warning'
-complete -c mkt -n '__mkt_in results' -l parse-amounts -d 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount'
+complete -c mkt -n '__mkt_in results diff' -l parse-amounts -d 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount'
 complete -c mkt -n '__mkt_in results' -l offline -d 'answer from the mirror `mkt sync` keeps, with the same filters, order and paging'
-complete -c mkt -n '__mkt_in results sync sql' -l mirror -x -d 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)'
+complete -c mkt -n '__mkt_in results diff sync sql' -l mirror -x -d 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)'
 complete -c mkt -n '__mkt_in exchanges' -l refresh -d 'ask the service again instead of using the kept list'
 complete -c mkt -n '__mkt_in compare' -l make-share -x -d 'part of the volume that adds liquidity, from 0 to 1'
+complete -c mkt -n '__mkt_in diff' -l from -x -d 'the older version: a version_id, or a date for the newest version scraped on or before it'
+complete -c mkt -n '__mkt_in diff' -l to -x -d 'the newer version (default: the newest): a version_id or a date'
+complete -c mkt -n '__mkt_in diff sync' -l exit-code -d 'exit 10 when the versions differ, 0 when they are the same'
 complete -c mkt -n '__mkt_in sync' -l full-refresh -d 'walk every page and rebuild the mirror, for other filters or another service too'
-complete -c mkt -n '__mkt_in sync' -l exit-code -d 'exit 10 when the sync changed the mirror, 0 when nothing changed'
 complete -c mkt -n '__mkt_in \'auth login\'' -l no-verify -d 'store the key without checking it against the service'
 complete -c mkt -n '__mkt_in \'auth status\'' -l check -d 'also check the key with one request: exit 3 when the service rejects it'
 complete -c mkt -n '__mkt_in sandbox' -l port -x -d 'port to listen on; 0 picks a free one'
@@ -260,6 +263,7 @@ complete -c mkt -n '__mkt_at_argument rules 0' -a '(__mkt_values rules:0)'
 complete -c mkt -n '__mkt_at_argument order-types 0' -a '(__mkt_values order-types:0)'
 complete -c mkt -n '__mkt_at_argument historical 0' -a '(__mkt_values historical:0)'
 complete -c mkt -n '__mkt_at_argument compare 0 on' -a '(__mkt_values compare:0)'
+complete -c mkt -n '__mkt_at_argument diff 0' -a '(__mkt_values diff:0)'
 complete -c mkt -n '__mkt_at_argument \'config get\' 0' -a '(__mkt_values \'config get:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 0' -a '(__mkt_values \'config set:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 1' -a '(__mkt_values \'config set:1\')'

@@ -9,6 +9,7 @@ import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
 import { registerExchangesCommand } from './commands/exchanges.js';
 import { registerCompareCommand } from './commands/compare.js';
+import { registerDiffCommand } from './commands/diff.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerSqlCommand } from './commands/sql.js';
 import { registerFiltersCommand } from './commands/filters.js';
@@ -168,6 +169,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerResultsCommand(program, contextFor);
   registerExchangesCommand(program, contextFor);
   registerCompareCommand(program, contextFor);
+  registerDiffCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);

@@ -2,13 +2,14 @@ import type { Context } from '../context.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { createProgress } from '../io/progress.js';
-import { mirrorOf } from '../mirror/location.js';
+import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { Mirror } from '../mirror/mirror.js';
 import { filtersText, mirrorFiltersOf } from '../mirror/mirror-filters.js';
 import { newestPageQuery, type SyncSummary, syncMirror } from '../mirror/sync.js';
 import { readSyncState, writeSyncState } from '../mirror/sync-state.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
+import { ENUM_FILTER_VALUES } from '../api/filters.js';
 
 export interface SyncCommandRequest {
   filters: ResultsQuery;
@@ -27,7 +28,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   const settings = await context.settings();
   const path = await mirrorOf(context, request.mirror);
   const filters = mirrorFiltersOf(request.filters);
-  const service = settings.baseUrlSource === 'sandbox' ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, '');
+  const service = serviceOf(settings);
   const cacheDir = cacheDirectory(deps.env);
   const startedAt = deps.now();
 
@@ -82,6 +83,8 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
 function report(context: Context, request: SyncCommandRequest, summary: SyncSummary, startedAt: number): void {
   const { deps, globals } = context;
   context.log.info(summaryLine(summary, (deps.now() - startedAt) / 1000));
+  const suggestion = diffSuggestion(summary);
+  if (suggestion) context.log.info(suggestion);
   if (globals.format === 'json' || globals.format === 'ndjson') {
     const { changed_records: _, ...contracted } = summary;
     deps.stdout.write(`${JSON.stringify(contracted)}\n`);
@@ -105,4 +108,21 @@ export function summaryLine(summary: SyncSummary, seconds: number): string {
   const what = changes.length > 0 ? changes.join(', ') : 'nothing new';
   const walk = summary.full_walk ? ' · full walk' : '';
   return `synced ${summary.mirror}: ${what} · ${count(summary.total_records, 'record')} in all · ${count(summary.requests, 'request')}${walk} · ${seconds.toFixed(1)} s`;
+}
+
+/**
+ * After a sync that brought new versions of fee schedules the mirror already had (not the
+ * first): the command that says what changed, `Run \`mkt diff NYSE Equity\` to see what changed.`
+ */
+export function diffSuggestion(summary: SyncSummary): string | undefined {
+  if (summary.new_versions.length === 0 || summary.new_records >= summary.total_records) return undefined;
+  const feeType = (spelled: string) => ENUM_FILTER_VALUES.fee_type.find((value) => value.toLowerCase() === spelled.toLowerCase()) ?? spelled;
+  // Names the service sent: suggested only when they are plain words, safe to paste into a shell.
+  const plain = (text: string) => /^[A-Za-z0-9_.-]{1,64}$/.test(text);
+  const groups = [...new Set(summary.new_versions
+    .filter((version) => plain(version.exchange_name) && plain(version.fee_type))
+    .map((version) => `${version.exchange_name} ${feeType(version.fee_type)}`))];
+  if (groups.length === 0) return undefined;
+  const more = groups.length > 1 ? ` (and ${count(groups.length - 1, 'more fee schedule')})` : '';
+  return `Run \`mkt diff ${groups[0]}\` to see what changed${more}.`;
 }

@@ -22,3 +22,8 @@ export async function mirrorOf(context: Context, flag: string | undefined): Prom
   const { profile } = resolveSettings({ flags: context.globals, env: context.deps.env });
   return mirrorLocation(flag, context.deps.env, profile, context.globals.sandbox === true);
 }
+
+/** The service a mirror is of: `sandbox`, or the base URL without its trailing slashes. */
+export function serviceOf(settings: { baseUrlSource?: string; baseUrl?: string }): string {
+  return settings.baseUrlSource === 'sandbox' ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, '');
+}

@@ -10,6 +10,7 @@
 //   mirror        a first mkt sync of 300,000 records    against  mkt's own NDJSON walk of them
 //                 mkt sync with nothing new              against  node -e 0 && one curl
 //                 mkt results --offline, one page        against  the same command online
+//   diff          mkt diff of two versions of 5,000 items from the mirror, against 1 s
 // Needs a build (npm run build), hyperfine, curl, jq and GNU time (Debian packages: hyperfine,
 // curl, jq, time). Servers are `mkt sandbox` processes on 127.0.0.1. The figures are written to
 // docs/performance.md between the bench markers; the rest of that file is left as it is.
@@ -174,6 +175,24 @@ try {
   mirrorSandbox.stop();
 }
 
+// Two versions of about 5,000 items each in one group: a version of 5,000 new items, then one
+// derived from it (some amounts changed, some items added and removed).
+const diffSandbox = await startSandbox(3000);
+const diffSizes = [];
+try {
+  env.MKT_BASE_URL = diffSandbox.url;
+  env.MKT_API_KEY = diffSandbox.api_key;
+  const addVersion = (added) => fetch(`${diffSandbox.url}/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=${added}`, { method: 'POST' });
+  for (const added of [5000, 0]) diffSizes.push((await (await addVersion(added)).json()).versions[0].records);
+  const mirror = join(work, 'diff.duckdb');
+  execFileSync(BIN, ['sync', '--mirror', mirror], { env, stdio: 'ignore' });
+  commands.diff = { 'mkt diff, from the mirror': `${mkt(`diff NYSE Equity --mirror ${quote(mirror)} -f json`)} > /dev/null` };
+  console.log(`diff: versions of ${diffSizes.join(' and ')} items …`);
+  Object.assign(timings, hyperfine(commands.diff));
+} finally {
+  diffSandbox.stop();
+}
+
 /** Peak RSS of a MEMORY_RECORDS export, by Node binary and format (the table's too, not gated). */
 const memory = {};
 const large = await startSandbox(MEMORY_RECORDS);
@@ -209,6 +228,11 @@ const targets = [
   { measure: 'first sync vs mkt NDJSON walk, 300,000 records', ratio: median('mkt sync, first, 300,000 records') / median('mkt ndjson, 300,000 records'), limit: 2 },
   { measure: 'sync, nothing new vs `node -e 0 && curl`', ratio: median('mkt sync, nothing new') / median('node -e 0 && curl'), limit: 3 },
   { measure: '`results --offline` vs online, one page', ratio: median('mkt results --offline, one page') / median('mkt results, one page'), limit: 1.5 },
+  {
+    measure: `diff of two versions (${diffSizes.join(' and ')} items) from the mirror vs 1 s`,
+    ratio: median('mkt diff, from the mirror') / 1,
+    limit: 1,
+  },
   ...Object.entries(memory).flatMap(([nodeVersion, peaks]) =>
     FORMATS.map((format) => ({
       measure: `memory, ${format}, Node ${nodeVersion}: ${MEMORY_RECORDS.toLocaleString('en-US')} records`,
@@ -247,6 +271,8 @@ const lines = [
   '',
   `Mirror: a first \`mkt sync\` of ${MIRROR_RECORDS.toLocaleString('en-US')} records (a new file each run) against \`mkt results --all -f ndjson\``,
   `of the same walk; a sync that finds nothing new and \`results --offline\` read a mirror of the ${WALK_RECORDS.toLocaleString('en-US')}-record sandbox.`,
+  `Diff: \`mkt diff NYSE Equity --mirror FILE -f json\` of a version of ${diffSizes[0]} items and one derived from it (${diffSizes[1]} items),`,
+  'added to a 3,000-record sandbox and synced to the mirror first.',
   '',
   row(['Node', ...FORMATS, 'table (not gated)']),
   row(['---', ...FORMATS.map(() => '---'), '---']),

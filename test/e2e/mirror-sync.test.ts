@@ -149,6 +149,7 @@ describe('mkt sync', () => {
     expect(summary.full_walk).toBe(false);
     expect(counted.requests.length).toBeLessThanOrEqual(Math.ceil(version.records / 100) + 2);
     expect(stderr).toContain(`${version.records} new records (NYSE Equity)`);
+    expect(stderr).toMatch(/\nRun `mkt diff NYSE Equity` to see what changed\.\n$/);
     await expectMirrorEqualsService(url, keys.api_key, mirror);
   });
 

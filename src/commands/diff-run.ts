@@ -1,0 +1,238 @@
+import { statSync } from 'node:fs';
+import { parseAmount } from '../api/amounts.js';
+import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
+import type { FeeScheduleResult } from '../api/types.js';
+import { type Difference, diffVersions } from '../api/version-diff.js';
+import type { ResultsSource } from '../api/walk.js';
+import type { Mirror } from '../mirror/mirror.js';
+import type { Context } from '../context.js';
+import { EXIT_CODES, MktError } from '../errors.js';
+import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
+import { writeDataset } from '../output/write.js';
+import { outputOptions } from './output-options.js';
+
+export interface DiffRequest {
+  exchange: string;
+  feeType: string;
+  from?: VersionChoice;
+  to?: VersionChoice;
+  mirror?: string;
+  exitCode: boolean;
+  parseAmounts: boolean;
+}
+
+/** CSV and Parquet: one row per changed field, and one per added or removed item (its `field` empty). */
+const CHANGE_COLUMNS: readonly Column[] = [
+  { name: 'change', kind: 'string', nullable: false },
+  { name: 'exchange_name', kind: 'string', nullable: false },
+  { name: 'fee_type', kind: 'string', nullable: false },
+  { name: 'item', kind: 'string', nullable: false },
+  { name: 'field', kind: 'string', nullable: true },
+  { name: 'was', kind: 'string', nullable: true },
+  { name: 'now', kind: 'string', nullable: true },
+  { name: 'effective', kind: 'timestamp_utc', nullable: false },
+  { name: 'from_version', kind: 'string', nullable: false },
+  { name: 'to_version', kind: 'string', nullable: false },
+  { name: 'before_id', kind: 'string', nullable: true },
+  { name: 'after_id', kind: 'string', nullable: true },
+];
+const AMOUNT_CHANGE_COLUMNS: readonly Column[] = [
+  { name: 'amount_change', kind: 'number', nullable: true },
+  { name: 'amount_unit', kind: 'string', nullable: true },
+];
+
+/** The table: a fee-change bulletin. */
+const BULLETIN_COLUMNS: readonly TableColumn[] = [
+  { name: 'exchange', header: 'Exchange' },
+  { name: 'item', header: 'Item', fit: 'wrap' },
+  { name: 'field', header: 'Field' },
+  { name: 'was', header: 'Was', fit: 'words' },
+  { name: 'now', header: 'Now', fit: 'words' },
+  { name: 'effective', header: 'Effective', priority: 1 },
+];
+const BULLETIN_FIELDS: readonly Column[] = ['exchange', 'item', 'field', 'was', 'now', 'effective'].map((name) => ({ name, kind: 'string', nullable: true }));
+
+/** The identity fields that say, in a few words, which line item a row is about. */
+const ITEM_WORDS = ['fee_charge_type', 'fee_action', 'fee_participant', 'fee_symbol_type', 'fee_trade_type', 'fee_symbol', 'fee_monthly_volume'] as const;
+
+/**
+ * `mkt diff`: what changed between two versions of one fee schedule. From the mirror when it
+ * holds the group, otherwise from the results endpoint, reading only the pages it needs.
+ */
+export async function runDiff(context: Context, request: DiffRequest): Promise<void> {
+  const settings = await context.settings();
+  const output = outputOptions(context, settings.defaultFormat);
+  const group = { exchange: request.exchange, feeType: request.feeType };
+  const source = (await mirrorHolding(context, request)) ?? (await context.client());
+  const pair = await findVersionPair(source, group, { from: request.from, to: request.to });
+  context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
+  if (!pair.from) {
+    const what = request.to ? `has no version before ${versionText(pair.to)}` : `has one version only (${versionText(pair.to)})`;
+    context.log.info(`${request.exchange} ${request.feeType} ${what}: nothing to compare`);
+  }
+  const from = pair.from ?? pair.to;
+  const differences = diffVersions(from.records, pair.to.records);
+  const format = output.format;
+  const amounts = request.parseAmounts;
+  if (format === 'json' || format === 'ndjson') {
+    const objects = differences.map((difference) => differenceObject(difference, amounts));
+    await writeDataset({ shape: 'list', batches: inOneBatch(objects), select: context.globals.columns }, output);
+  } else if (format === 'table') {
+    const rows = differences.flatMap((difference) => bulletinRows(difference, pair.to, amounts));
+    await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns: BULLETIN_FIELDS, tableColumns: BULLETIN_COLUMNS, select: context.globals.columns }, output);
+  } else {
+    const rows = differences.flatMap((difference) => changeRows(difference, from, pair.to, amounts));
+    const columns = amounts ? [...CHANGE_COLUMNS, ...AMOUNT_CHANGE_COLUMNS] : CHANGE_COLUMNS;
+    await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns }, output);
+  }
+  if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences));
+  if (request.exitCode && differences.length > 0) context.exitCode = EXIT_CODES.changes;
+}
+
+/**
+ * The mirror as a source of results, when it holds the whole group: it exists, answers for this
+ * service, and its filters take in every version of the exchange's fee type. Otherwise undefined
+ * (the service is asked), but for a mirror named with --mirror, which must hold it.
+ */
+async function mirrorHolding(context: Context, request: DiffRequest): Promise<ResultsSource | undefined> {
+  const [{ mirrorOf, serviceOf }, { Mirror: MirrorFile }, { outsideOfMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
+    import('../mirror/location.js'),
+    import('../mirror/mirror.js'),
+    import('../mirror/mirror-filters.js'),
+    import('../mirror/offline-results.js'),
+  ]);
+  const named = request.mirror !== undefined;
+  const path = await mirrorOf(context, request.mirror);
+  if (!named && !statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
+  let mirror: Mirror;
+  try {
+    mirror = await MirrorFile.open(path, { write: false });
+  } catch (error) {
+    // No DuckDB, or a sync writing it: the service answers instead.
+    if (named) throw error;
+    context.log.debug(`not reading the mirror: ${(error as Error).message}`);
+    return undefined;
+  }
+  context.defer(() => mirror.close());
+  const identity = await mirror.identity();
+  const asked = mirrorFiltersOf({ exchange_name: [request.exchange], fee_type: [request.feeType] });
+  const outside = !identity
+    ? 'it has not finished its first sync'
+    : identity.service !== serviceOf(await context.settings())
+      ? `it mirrors ${identity.service}`
+      : outsideOfMirror(asked, JSON.parse(identity.filters));
+  if (outside === undefined) return new MirrorResults(mirror);
+  if (named) throw new MktError(`the mirror ${path} does not hold ${request.exchange} ${request.feeType}: ${outside}`);
+  context.log.debug(`not reading the mirror ${path}: ${outside}`);
+  return undefined;
+}
+
+const versionText = (version: GroupVersion): string => `${version.version_id}, scraped ${version.scraped_time}`;
+
+/** `NYSE Equity: 3 changed, 1 added, 0 removed · 1b2c… (2025-05-01) → 9f8e… (2025-06-01)`. */
+function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion, differences: readonly Difference[]): string {
+  const count = (change: Difference['change']) => differences.filter((difference) => difference.change === change).length;
+  const side = (version: GroupVersion) => `${version.version_id} (${version.scraped_time.slice(0, 10)})`;
+  const what = differences.length === 0 ? 'no differences' : `${count('changed')} changed, ${count('added')} added, ${count('removed')} removed`;
+  return `${request.exchange} ${request.feeType}: ${what} · ${side(from)} → ${side(to)}`;
+}
+
+/** A record with `fee_amount_value` and `fee_amount_unit` after its `fee_amount`, as `results --parse-amounts` writes it. */
+function withAmount(record: FeeScheduleResult | null): JsonObject | null {
+  if (!record) return null;
+  const out: JsonObject = {};
+  for (const [name, value] of Object.entries(record)) {
+    out[name] = value;
+    if (name !== 'fee_amount') continue;
+    const { value: amount, unit } = parseAmount(typeof value === 'string' ? value : null);
+    out.fee_amount_value = amount;
+    out.fee_amount_unit = unit;
+  }
+  return out;
+}
+
+/** How much a changed amount moved, when both sides are one amount in one unit. */
+function amountChange(difference: Difference): { value: number; unit: string | null } | undefined {
+  if (difference.change !== 'changed' || !difference.fields.includes('fee_amount')) return undefined;
+  const before = parseAmount(difference.before?.fee_amount);
+  const after = parseAmount(difference.after?.fee_amount);
+  if (before.value === null || after.value === null || before.unit !== after.unit) return undefined;
+  // To ten decimals: 0.0032 - 0.0030 is 0.0002, not 0.00019999999999999966.
+  return { value: Math.round((after.value - before.value) * 1e10) / 1e10, unit: after.unit };
+}
+
+/** `+0.0002 USD`, `-0.5 %`. */
+function signedAmount(change: { value: number; unit: string | null }): string {
+  const digits = change.value.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false });
+  return `${change.value > 0 ? '+' : ''}${digits}${change.unit ? ` ${change.unit}` : ''}`;
+}
+
+/** JSON and NDJSON: the contract's object; with --parse-amounts, parsed amounts and `amount_change`. */
+function differenceObject(difference: Difference, amounts: boolean): JsonObject {
+  if (!amounts) return { ...difference };
+  const change = amountChange(difference);
+  return {
+    change: difference.change,
+    before: withAmount(difference.before),
+    after: withAmount(difference.after),
+    fields: difference.fields,
+    amount_change: change ? change.value : null,
+  };
+}
+
+/** Values that say nothing of which item it is. */
+const NO_WORDS = new Set(['', 'all', 'n/a']);
+
+/** An item in a few words: `Per Share · Take · Market Maker · ETF`. */
+function itemWords(record: FeeScheduleResult): string {
+  const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(value.toLowerCase()));
+  return [...new Set(words)].join(' · ') || record.fee_category;
+}
+
+/** A field's value as text in a row: null stays null. */
+const textOf = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
+
+function bulletinRows(difference: Difference, to: GroupVersion, amounts: boolean): JsonObject[] {
+  const record = (difference.after ?? difference.before) as FeeScheduleResult;
+  const base = { exchange: record.exchange_name, item: itemWords(record), effective: to.scraped_time.slice(0, 10) };
+  if (difference.change === 'added') return [{ ...base, field: 'new item', was: '', now: record.fee_amount ?? '' }];
+  if (difference.change === 'removed') return [{ ...base, field: 'removed', was: record.fee_amount ?? '', now: '' }];
+  const change = amounts ? amountChange(difference) : undefined;
+  return difference.fields.map((field) => {
+    const was = textOf((difference.before as unknown as JsonObject)[field]) ?? '';
+    const now = textOf((difference.after as unknown as JsonObject)[field]) ?? '';
+    return { ...base, field, was, now: field === 'fee_amount' && change ? `${now} (${signedAmount(change)})` : now };
+  });
+}
+
+function changeRows(difference: Difference, from: GroupVersion, to: GroupVersion, amounts: boolean): JsonObject[] {
+  const record = (difference.after ?? difference.before) as FeeScheduleResult;
+  const base: JsonObject = {
+    change: difference.change,
+    exchange_name: record.exchange_name,
+    fee_type: record.fee_type,
+    item: itemWords(record),
+  };
+  const tail: JsonObject = {
+    effective: to.scraped_time,
+    from_version: from.version_id,
+    to_version: to.version_id,
+    before_id: difference.before?.id ?? null,
+    after_id: difference.after?.id ?? null,
+  };
+  if (difference.change !== 'changed') {
+    return [{ ...base, field: null, was: difference.before?.fee_amount ?? null, now: difference.after?.fee_amount ?? null, ...tail, ...(amounts ? { amount_change: null, amount_unit: null } : {}) }];
+  }
+  const change = amounts ? amountChange(difference) : undefined;
+  return difference.fields.map((field) => {
+    const row: JsonObject = {
+      ...base,
+      field,
+      was: textOf((difference.before as unknown as JsonObject)[field]),
+      now: textOf((difference.after as unknown as JsonObject)[field]),
+      ...tail,
+    };
+    if (amounts) Object.assign(row, { amount_change: field === 'fee_amount' && change ? change.value : null, amount_unit: field === 'fee_amount' && change ? change.unit : null });
+    return row;
+  });
+}

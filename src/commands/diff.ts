@@ -1,0 +1,61 @@
+import type { Command } from 'commander';
+import { ENUM_FILTER_VALUES } from '../api/filters.js';
+import type { VersionChoice } from '../api/group-versions.js';
+import type { ContextFor } from '../context.js';
+import { UsageError } from '../errors.js';
+import { addExamples } from './examples.js';
+import { matchAllowed, parseExchangeId, parseIsoDate } from './flag-values.js';
+
+interface DiffFlags {
+  from?: VersionChoice;
+  to?: VersionChoice;
+  mirror?: string;
+  exitCode?: boolean;
+  parseAmounts?: boolean;
+}
+
+/** `--from` and `--to`: a date written YYYY-MM-DD, or else a version_id. */
+function versionChoice(flag: string): (value: string) => VersionChoice {
+  return (value) => {
+    const text = value.trim();
+    if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return { date: parseIsoDate(flag, text) };
+    // A version_id is one word of printable ASCII (the service's are UUIDs): anything else is a typo.
+    if (!/^[\x21-\x7e]{1,200}$/.test(text)) {
+      throw new UsageError(`${flag} must be a version_id or a date (YYYY-MM-DD), not ${JSON.stringify(value)}`);
+    }
+    return { versionId: text };
+  };
+}
+
+export function registerDiffCommand(program: Command, contextFor: ContextFor): void {
+  const command = program
+    .command('diff')
+    .description(
+      "What changed between two versions of an exchange's fee schedule: line items added, removed or changed, paired by what they are. "
+        + 'By default the newest version against the one before it; from the mirror when it holds them, else from the service.',
+    )
+    .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
+    .argument('<fee-type>', `fee type: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('<fee-type>', value, ENUM_FILTER_VALUES.fee_type))
+    .option('--from <version>', 'the older version: a version_id, or a date for the newest version scraped on or before it', versionChoice('--from'))
+    .option('--to <version>', 'the newer version (default: the newest): a version_id or a date', versionChoice('--to'))
+    .option('--parse-amounts', 'add parsed amounts, and how much a changed amount moved (+0.0002 USD)')
+    .option('--exit-code', 'exit 10 when the versions differ, 0 when they are the same')
+    .option('--mirror <path>', 'read this mirror, which must hold the fee schedule (default: the profile\'s, when it holds it)')
+    .action(async (exchange: string, feeType: string, flags: DiffFlags, self: Command) => {
+      const { runDiff } = await import('./diff-run.js');
+      await runDiff(contextFor(self), {
+        exchange,
+        feeType,
+        from: flags.from,
+        to: flags.to,
+        mirror: flags.mirror,
+        exitCode: flags.exitCode === true,
+        parseAmounts: flags.parseAmounts === true,
+      });
+    });
+  addExamples(command, [
+    { comment: "An analyst: what NYSE's equity fees changed in their newest version", command: 'mkt diff NYSE Equity --parse-amounts' },
+    { comment: 'Between the versions in force on two dates, as CSV', command: 'mkt diff CBOE Option --from 2025-01-31 --to 2025-06-30 -o changes.csv' },
+    { comment: 'In cron: alert when a venue changes its fees', command: 'mkt sync --quiet && mkt diff NYSE Equity --exit-code -f ndjson > nyse.ndjson || [ $? -eq 10 ] && notify "NYSE fees changed"' },
+  ]);
+}

@@ -1,0 +1,161 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FeeScheduleResult } from '../../src/api/types.js';
+import { type Difference, diffVersions } from '../../src/api/version-diff.js';
+import { startSandbox } from '../../src/sandbox/server.js';
+import { useRelays } from '../helpers/relay.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 18: mkt diff, from the service or the mirror.
+const sandbox = useSandbox({ records: 1500 });
+const relay = useRelays();
+
+interface AddedVersion {
+  version_id: string;
+  records: number;
+  scraped_time: string;
+  derived_from: string;
+  changed: number;
+  added: number;
+  removed: number;
+}
+
+async function addVersion(exchange: string, feeType: string, added = 0): Promise<AddedVersion> {
+  const response = await fetch(`${sandbox.current.url}/__sandbox/versions?exchange_name=${exchange}&fee_type=${feeType}&added=${added}`, { method: 'POST' });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { versions: AddedVersion[] }).versions[0]!;
+}
+
+function env(extra: Record<string, string> = {}) {
+  return { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, ...extra };
+}
+
+/** Every record of a group, by version_id, as the results endpoint answers. */
+async function versionsOf(exchange: string, feeType: string): Promise<Map<string, FeeScheduleResult[]>> {
+  const run = await runInProcess(['results', '--exchange-name', exchange, '--fee-type', feeType, '--all', '-f', 'json'], { env: env() });
+  const byVersion = new Map<string, FeeScheduleResult[]>();
+  for (const record of JSON.parse(run.stdout) as FeeScheduleResult[]) byVersion.set(record.version_id, [...(byVersion.get(record.version_id) ?? []), record]);
+  return byVersion;
+}
+
+const ndjson = (text: string): Difference[] => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Difference);
+
+describe('mkt diff', () => {
+  it('compares the newest version with the one before it: what the sandbox changed, added and removed, nothing else', async () => {
+    const version = await addVersion('NYSE', 'Equity', 2);
+    const counted = await relay(sandbox.current.url);
+    const run = await runInProcess(['diff', 'NYSE', 'Equity', '-f', 'ndjson', '--exit-code'], { env: env({ MKT_BASE_URL: counted.url }) });
+    expect(run.code).toBe(10);
+    const differences = ndjson(run.stdout);
+    const count = (change: string) => differences.filter((difference) => difference.change === change).length;
+    expect({ changed: count('changed'), added: count('added'), removed: count('removed') }).toEqual({ changed: version.changed, added: version.added, removed: version.removed });
+    for (const difference of differences.filter((each) => each.change === 'changed')) {
+      expect(difference.fields).toEqual(['fee_amount']);
+      expect(difference.before?.version_id).toBe(version.derived_from);
+      expect(difference.after?.version_id).toBe(version.version_id);
+    }
+    const versions = await versionsOf('NYSE', 'Equity');
+    expect(differences).toEqual(diffVersions(versions.get(version.derived_from)!, versions.get(version.version_id)!));
+    expect(run.stderr).toBe(
+      `NYSE Equity: ${version.changed} changed, ${version.added} added, ${version.removed} removed · `
+        + `${version.derived_from} (${versions.get(version.derived_from)![0]!.scraped_time.slice(0, 10)}) → ${version.version_id} (${version.scraped_time.slice(0, 10)})\n`,
+    );
+    // Newest first, only as far as the two versions: their pages, and one more at most.
+    const records = versions.get(version.version_id)!.length + versions.get(version.derived_from)!.length;
+    expect(counted.requests.length).toBeLessThanOrEqual(Math.ceil(records / 100) + 1);
+  });
+
+  it('takes --from and --to as version_ids or dates, and exits 0 with --exit-code when the versions are the same', async () => {
+    const first = await addVersion('CBOE', 'Option');
+    const second = await addVersion('CBOE', 'Option');
+    const byIds = await runInProcess(['diff', 'CBOE', 'option', '--from', first.derived_from, '--to', first.version_id, '-f', 'json'], { env: env() });
+    expect(byIds.code).toBe(0);
+    const versions = await versionsOf('CBOE', 'Option');
+    expect(JSON.parse(byIds.stdout)).toEqual(diffVersions(versions.get(first.derived_from)!, versions.get(first.version_id)!));
+    // A date: the newest version scraped on or before it.
+    const byDate = await runInProcess(['diff', 'CBOE', 'Option', '--to', second.scraped_time.slice(0, 10), '-f', 'json'], { env: env() });
+    const latest = await runInProcess(['diff', 'CBOE', 'Option', '-f', 'json'], { env: env() });
+    expect(byDate.stdout).toBe(latest.stdout);
+    const same = await runInProcess(['diff', 'CBOE', 'Option', '--from', second.version_id, '--to', second.version_id, '--exit-code', '-f', 'ndjson'], { env: env() });
+    expect(same).toMatchObject({ code: 0, stdout: '' });
+    expect(same.stderr).toMatch(/^CBOE Option: no differences · /);
+  });
+
+  it('says so, exit 0, for a group with one version only', async () => {
+    // A small sandbox, where some groups have a single version.
+    const small = await startSandbox({ port: 0, records: 60 });
+    try {
+      const listed = (await (await fetch(`${small.url}/__sandbox/versions`)).json()) as { versions: { exchange_name: string; fee_type: string; version_id: string; scraped_time: string }[] };
+      const groups = new Map<string, typeof listed.versions>();
+      for (const version of listed.versions) {
+        const key = `${version.exchange_name} ${version.fee_type.toLowerCase()}`;
+        groups.set(key, [...(groups.get(key) ?? []), version]);
+      }
+      const [only] = [...groups.values()].find((versions) => versions.length === 1)!;
+      const feeType = only!.fee_type.toLowerCase() === 'option' ? 'Option' : 'Equity';
+      const run = await runInProcess(['diff', only!.exchange_name, feeType, '--exit-code'], { env: { MKT_BASE_URL: small.url, MKT_API_KEY: small.keys.api_key } });
+      expect(run).toMatchObject({ code: 0, stdout: '[]\n' });
+      expect(run.stderr).toBe(`${only!.exchange_name} ${feeType} has one version only (${only!.version_id}, scraped ${only!.scraped_time}): nothing to compare\n`);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('writes a bulletin table, and CSV one row per changed field; --parse-amounts shows how much an amount moved', async () => {
+    const version = await addVersion('NASDAQ', 'Option', 1);
+    const table = await runInProcess(['diff', 'NASDAQ', 'Option', '--parse-amounts', '-f', 'table'], { env: env() });
+    const lines = table.stdout.split('\n');
+    expect(lines[1]).toMatch(/^│ Exchange +│ Item +│ Field +│ Was +│ Now +│ Effective +│$/);
+    const changedRow = lines.find((line) => line.includes('fee_amount'));
+    expect(changedRow).toMatch(new RegExp(`│ NASDAQ +│ .+ │ fee_amount +│ \\S+ +│ \\S+ \\([+-]\\d+(\\.\\d+)? USD\\) +│ ${version.scraped_time.slice(0, 10)} │`));
+    expect(lines.some((line) => / │ new item +│ +│ \S/.test(line))).toBe(true);
+
+    const csv = await runInProcess(['diff', 'NASDAQ', 'Option', '--parse-amounts', '-f', 'csv'], { env: env() });
+    const rows = csv.stdout.trimEnd().split('\r\n');
+    expect(rows[0]).toBe('change,exchange_name,fee_type,item,field,was,now,effective,from_version,to_version,before_id,after_id,amount_change,amount_unit');
+    expect(rows).toHaveLength(1 + version.changed + version.added + version.removed);
+    expect(rows.filter((row) => row.startsWith('changed,'))).toHaveLength(version.changed);
+    for (const row of rows.filter((each) => each.startsWith('changed,'))) expect(row).toMatch(/,fee_amount,.*,-?\d+(\.\d+)?(e-\d+)?,USD$/);
+  });
+
+  it('reads the mirror when it holds the group: no request, the same answer', async () => {
+    await addVersion('MIAX', 'Option', 3);
+    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+    const counted = await relay(sandbox.current.url);
+    const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
+    expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
+    counted.requests.length = 0;
+    const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
+    expect(counted.requests).toHaveLength(0);
+    const online = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: env() });
+    expect(offline.stdout).toBe(online.stdout);
+    expect(ndjson(offline.stdout.replace(/^\[\n|\n\]\n$/g, '').replace(/,\n/g, '\n')).length).toBeGreaterThan(0);
+
+    // A mirror of other filters does not hold the group: the service answers.
+    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
+    const narrowEnv = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow });
+    await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: narrowEnv });
+    counted.requests.length = 0;
+    const fromService = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: narrowEnv });
+    expect(fromService.stdout).toBe(online.stdout);
+    expect(counted.requests.length).toBeGreaterThan(0);
+    const named = await runInProcess(['diff', 'MIAX', 'Option', '--mirror', narrow], { env: narrowEnv });
+    expect(named.code).toBe(1);
+    expect(named.stderr.split('\n')[0]).toBe(`mkt: the mirror ${narrow} does not hold MIAX Option: the mirror holds no --exchange-name MIAX, only CBOE`);
+  });
+
+  it.each([
+    [['diff', 'NYSE', 'Bond'], 2, 'mkt: <fee-type>: unknown value "Bond"'],
+    [['diff', 'NYSE', 'Equity', '--from', '2024-02-30'], 2, 'mkt: --from: "2024-02-30" is not a date'],
+    [['diff', 'NYSE', 'Equity', '--to', 'not a version'], 2, 'mkt: --to must be a version_id or a date (YYYY-MM-DD), not "not a version"'],
+    [['diff', 'NYSE', 'Equity', '--to', '00000000-0000-4000-8000-000000000000'], 4, 'mkt: NYSE Equity has no version 00000000-0000-4000-8000-000000000000'],
+    [['diff', 'NYSE'], 2, "mkt: missing required argument 'fee-type'"],
+  ])('%j: exit %i, %s', async (args, code, message) => {
+    const run = await runInProcess(args, { env: env() });
+    expect(run.code).toBe(code);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')[0]).toBe(message);
+  });
+});
