@@ -95,15 +95,15 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
  * (the service is asked), but for a mirror named with --mirror, which must hold it.
  */
 async function mirrorHolding(context: Context, request: DiffRequest): Promise<ResultsSource | undefined> {
-  const [{ mirrorOf, serviceOf }, { Mirror: MirrorFile }, { outsideOfMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
-    import('../mirror/location.js'),
+  const { mirrorOf, serviceOf } = await import('../mirror/location.js');
+  const named = request.mirror !== undefined;
+  const path = await mirrorOf(context, request.mirror);
+  if (!named && !statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
+  const [{ Mirror: MirrorFile }, { outsideOfMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
     import('../mirror/mirror.js'),
     import('../mirror/mirror-filters.js'),
     import('../mirror/offline-results.js'),
   ]);
-  const named = request.mirror !== undefined;
-  const path = await mirrorOf(context, request.mirror);
-  if (!named && !statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
   let mirror: Mirror;
   try {
     mirror = await MirrorFile.open(path, { write: false });

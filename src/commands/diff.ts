@@ -31,8 +31,12 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
   const command = program
     .command('diff')
     .description(
-      "What changed between two versions of an exchange's fee schedule: line items added, removed or changed, paired by what they are. "
-        + 'By default the newest version against the one before it; from the mirror when it holds them, else from the service.',
+      "What changed between two versions of an exchange's fee schedule (by default the newest and the one before it). "
+        + 'Line items are paired by what they are (category, charge type, action, participant, symbol classification, type and trade type, '
+        + 'symbol, basis, monthly volume, action and participant details), not by id, which changes with every version; '
+        + 'a pair whose amount, notes or other fields differ is changed, with those fields named, and items of one identity are paired '
+        + 'so that the fewest differences are reported. Reads the mirror when it holds the fee schedule (no request), '
+        + 'else the results endpoint, newest first, only the pages the two versions need.',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .argument('<fee-type>', `fee type: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('<fee-type>', value, ENUM_FILTER_VALUES.fee_type))
@@ -56,6 +60,6 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
   addExamples(command, [
     { comment: "An analyst: what NYSE's equity fees changed in their newest version", command: 'mkt diff NYSE Equity --parse-amounts' },
     { comment: 'Between the versions in force on two dates, as CSV', command: 'mkt diff CBOE Option --from 2025-01-31 --to 2025-06-30 -o changes.csv' },
-    { comment: 'In cron: alert when a venue changes its fees', command: 'mkt sync --quiet && mkt diff NYSE Equity --exit-code -f ndjson > nyse.ndjson || [ $? -eq 10 ] && notify "NYSE fees changed"' },
+    { comment: 'In cron: alert when a venue changes its fees (exit 10)', command: 'mkt diff NYSE Equity --exit-code -f ndjson > nyse.ndjson; [ $? -eq 10 ] && notify "NYSE fees changed"' },
   ]);
 }

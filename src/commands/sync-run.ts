@@ -1,15 +1,14 @@
+import { ENUM_FILTER_VALUES, type ResultsQuery } from '../api/filters.js';
+import type { FeeScheduleResultsPage } from '../api/types.js';
+import { cacheDirectory } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
-import type { ResultsQuery } from '../api/filters.js';
 import { createProgress } from '../io/progress.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { Mirror } from '../mirror/mirror.js';
 import { filtersText, mirrorFiltersOf } from '../mirror/mirror-filters.js';
 import { newestPageQuery, type SyncSummary, syncMirror } from '../mirror/sync.js';
 import { readSyncState, writeSyncState } from '../mirror/sync-state.js';
-import { cacheDirectory } from '../config/paths.js';
-import type { FeeScheduleResultsPage } from '../api/types.js';
-import { ENUM_FILTER_VALUES } from '../api/filters.js';
 
 export interface SyncCommandRequest {
   filters: ResultsQuery;

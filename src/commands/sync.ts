@@ -29,6 +29,6 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
     });
   addExamples(command, [
     { comment: 'An analyst: a local copy of every result, then SQL over it', command: 'mkt sync && mkt sql "SELECT exchange_name, count(*) FROM results GROUP BY 1"' },
-    { comment: 'In cron: keep the mirror current, and alert when something changed', command: 'mkt sync --quiet --exit-code || [ $? -eq 10 ] && notify "fees changed"' },
+    { comment: 'In cron: keep the mirror current, and alert when something changed', command: 'mkt sync --quiet --exit-code; [ $? -eq 10 ] && notify "fees changed"' },
   ]);
 }

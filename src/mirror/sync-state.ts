@@ -6,8 +6,8 @@ import type { MirrorIdentity } from './mirror.js';
 
 /**
  * What a mirror held after its last sync, kept in the cache directory so that the next sync can
- * tell "nothing new" from one request without loading DuckDB (~150 ms of the ~250 a sync that
- * finds nothing would otherwise take: docs/performance.md). It is only believed while the mirror
+ * tell "nothing new" from one request without loading DuckDB and opening the file (most of the
+ * time a sync that finds nothing takes: docs/performance.md). It is only believed while the mirror
  * file (and its WAL) are exactly as the sync left them: any write, copy or move changes them, and
  * the sync then opens the mirror as usual.
  */
