@@ -104,8 +104,11 @@ export async function findVersionPair(
     const from = to && pick(settled, choice.from, choice.from === undefined ? to : undefined);
     if (to && from) return { from: strip(from), to: strip(to), requests };
     if (!ended) continue;
+    if (versions.size === 0 && endDate) {
+      throw new NotFoundError(`${group.exchange} ${group.feeType} has no version scraped on or before ${endDate}`, { hint: versionsHint(group) });
+    }
     if (versions.size === 0) {
-      throw new NotFoundError(`no results for ${group.exchange} ${group.feeType}${endDate ? ` scraped on or before ${endDate}` : ''}`, {
+      throw new NotFoundError(`no results for ${group.exchange} ${group.feeType}`, {
         hint: `\`mkt results --exchange-name ${group.exchange}\` lists the fee types it has.`,
       });
     }

@@ -9,6 +9,7 @@ import type { Context } from '../context.js';
 import { EXIT_CODES, MktError } from '../errors.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
+import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 
 export interface DiffRequest {
@@ -62,6 +63,7 @@ const ITEM_WORDS = ['fee_charge_type', 'fee_action', 'fee_participant', 'fee_sym
 export async function runDiff(context: Context, request: DiffRequest): Promise<void> {
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
+  await warnOfUnknownExchanges(context, [request.exchange]);
   const group = { exchange: request.exchange, feeType: request.feeType };
   const source = (await mirrorHolding(context, request)) ?? (await context.client());
   const pair = await findVersionPair(source, group, { from: request.from, to: request.to });

@@ -152,6 +152,8 @@ describe('mkt diff', () => {
     [['diff', 'NYSE', 'Equity', '--to', 'not a version'], 2, 'mkt: --to must be a version_id or a date (YYYY-MM-DD), not "not a version"'],
     [['diff', 'NYSE', 'Equity', '--to', '00000000-0000-4000-8000-000000000000'], 4, 'mkt: NYSE Equity has no version 00000000-0000-4000-8000-000000000000'],
     [['diff', 'NYSE'], 2, "mkt: missing required argument 'fee-type'"],
+    [['diff', 'NYSE', 'Equity', '--to', '2000-01-31'], 4, 'mkt: NYSE Equity has no version scraped on or before 2000-01-31'],
+    [['diff', 'NOPE', 'Equity'], 4, 'mkt: no results for NOPE Equity'],
   ])('%j: exit %i, %s', async (args, code, message) => {
     const run = await runInProcess(args, { env: env() });
     expect(run.code).toBe(code);
