@@ -91,19 +91,20 @@ export const AMOUNT_FIELDS = [
   { name: 'fee_amount_unit', kind: 'string', nullable: true },
 ] as const;
 
-/** Each record with `fee_amount_value` and `fee_amount_unit` after its `fee_amount`, keys in that order. */
-export async function* withParsedAmounts<T extends object>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<Record<string, unknown>[]> {
-  for await (const records of batches) {
-    yield records.map((record) => {
-      const out: Record<string, unknown> = {};
-      for (const [name, value] of Object.entries(record)) {
-        out[name] = value;
-        if (name !== 'fee_amount') continue;
-        const { value: amount, unit } = parseAmount(typeof value === 'string' ? value : null);
-        out.fee_amount_value = amount;
-        out.fee_amount_unit = unit;
-      }
-      return out;
-    });
+/** A record with `fee_amount_value` and `fee_amount_unit` after its `fee_amount`, keys in that order. */
+export function withParsedAmount(record: object): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(record)) {
+    out[name] = value;
+    if (name !== 'fee_amount') continue;
+    const { value: amount, unit } = parseAmount(typeof value === 'string' ? value : null);
+    out.fee_amount_value = amount;
+    out.fee_amount_unit = unit;
   }
+  return out;
+}
+
+/** Each record of each batch, as withParsedAmount gives it. */
+export async function* withParsedAmounts<T extends object>(batches: AsyncIterable<readonly T[]>): AsyncGenerator<Record<string, unknown>[]> {
+  for await (const records of batches) yield records.map(withParsedAmount);
 }

@@ -1,6 +1,7 @@
 import { NotFoundError } from '../errors.js';
 import { parseTimestampMicros } from '../output/timestamps.js';
 import { PAGE_SIZE, type ResultsQuery } from './filters.js';
+import { IdSet } from './id-set.js';
 import { malformedAnswer } from './results-page.js';
 import { serverText } from '../http/server-text.js';
 import type { FeeScheduleResult } from './types.js';
@@ -71,7 +72,7 @@ export async function findVersionPair(
   if (endDate) query.end_date = endDate;
 
   const versions = new Map<string, SeenVersion>();
-  const ids = new Set<string>();
+  const ids = new IdSet();
   let oldestSeen: bigint | undefined;
   let requests = 0;
   const pick = (settled: SeenVersion[], wanted: VersionChoice | undefined, after?: SeenVersion): SeenVersion | undefined => {
@@ -85,8 +86,7 @@ export async function findVersionPair(
     const page = await source.fetchResultsPage({ ...query, page_number: pageNumber });
     requests++;
     for (const record of page.data) {
-      if (ids.has(record.id)) continue; // a page shifted by a version that arrived meanwhile
-      ids.add(record.id);
+      if (!ids.add(record.id)) continue; // a page shifted by a version that arrived meanwhile
       const micros = typeof record.scraped_time === 'string' ? parseTimestampMicros(record.scraped_time) : undefined;
       if (micros === undefined) throw malformedAnswer(source.host, `record ${serverText(record.id, undefined)} has a scraped_time that is not a timestamp`);
       let version = versions.get(record.version_id);

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { parseAmount } from '../api/amounts.js';
+import { parseAmount, withParsedAmount } from '../api/amounts.js';
 import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
@@ -139,20 +139,6 @@ function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion,
   return `${request.exchange} ${request.feeType}: ${what} · ${side(from)} → ${side(to)}`;
 }
 
-/** A record with `fee_amount_value` and `fee_amount_unit` after its `fee_amount`, as `results --parse-amounts` writes it. */
-function withAmount(record: FeeScheduleResult | null): JsonObject | null {
-  if (!record) return null;
-  const out: JsonObject = {};
-  for (const [name, value] of Object.entries(record)) {
-    out[name] = value;
-    if (name !== 'fee_amount') continue;
-    const { value: amount, unit } = parseAmount(typeof value === 'string' ? value : null);
-    out.fee_amount_value = amount;
-    out.fee_amount_unit = unit;
-  }
-  return out;
-}
-
 /** How much a changed amount moved, when both sides are one amount in one unit. */
 function amountChange(difference: Difference): { value: number; unit: string | null } | undefined {
   if (difference.change !== 'changed' || !difference.fields.includes('fee_amount')) return undefined;
@@ -175,8 +161,8 @@ function differenceObject(difference: Difference, amounts: boolean): JsonObject 
   const change = amountChange(difference);
   return {
     change: difference.change,
-    before: withAmount(difference.before),
-    after: withAmount(difference.after),
+    before: difference.before && withParsedAmount(difference.before),
+    after: difference.after && withParsedAmount(difference.after),
     fields: difference.fields,
     amount_change: change ? change.value : null,
   };
@@ -209,32 +195,29 @@ function bulletinRows(difference: Difference, to: GroupVersion, amounts: boolean
 
 function changeRows(difference: Difference, from: GroupVersion, to: GroupVersion, amounts: boolean): JsonObject[] {
   const record = (difference.after ?? difference.before) as FeeScheduleResult;
-  const base: JsonObject = {
-    change: difference.change,
-    exchange_name: record.exchange_name,
-    fee_type: record.fee_type,
-    item: itemWords(record),
-  };
-  const tail: JsonObject = {
-    effective: to.scraped_time,
-    from_version: from.version_id,
-    to_version: to.version_id,
-    before_id: difference.before?.id ?? null,
-    after_id: difference.after?.id ?? null,
-  };
-  if (difference.change !== 'changed') {
-    return [{ ...base, field: null, was: difference.before?.fee_amount ?? null, now: difference.after?.fee_amount ?? null, ...tail, ...(amounts ? { amount_change: null, amount_unit: null } : {}) }];
-  }
   const change = amounts ? amountChange(difference) : undefined;
-  return difference.fields.map((field) => {
+  // An added or removed item is one row without a field, its amount as was or now.
+  const fields = difference.change === 'changed' ? difference.fields : [null];
+  return fields.map((field) => {
+    const valueOf = (side: FeeScheduleResult | null) => textOf((side as unknown as JsonObject | null)?.[field ?? 'fee_amount']);
     const row: JsonObject = {
-      ...base,
+      change: difference.change,
+      exchange_name: record.exchange_name,
+      fee_type: record.fee_type,
+      item: itemWords(record),
       field,
-      was: textOf((difference.before as unknown as JsonObject)[field]),
-      now: textOf((difference.after as unknown as JsonObject)[field]),
-      ...tail,
+      was: valueOf(difference.before),
+      now: valueOf(difference.after),
+      effective: to.scraped_time,
+      from_version: from.version_id,
+      to_version: to.version_id,
+      before_id: difference.before?.id ?? null,
+      after_id: difference.after?.id ?? null,
     };
-    if (amounts) Object.assign(row, { amount_change: field === 'fee_amount' && change ? change.value : null, amount_unit: field === 'fee_amount' && change ? change.unit : null });
+    if (amounts) {
+      const moved = field === 'fee_amount' ? change : undefined;
+      Object.assign(row, { amount_change: moved?.value ?? null, amount_unit: moved?.unit ?? null });
+    }
     return row;
   });
 }

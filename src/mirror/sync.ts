@@ -79,15 +79,9 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   }
   const source = await connect();
   const startedAt = request.now();
-  let prefetched = request.newestPage;
-  let requests = prefetched ? 1 : 0;
-  const firstQuery = JSON.stringify(newestPageQuery(request.filters));
+  // A page the caller asked for was a request of this sync too.
+  let requests = request.newestPage ? 1 : 0;
   const fetchPage = (query: ResultsQuery): Promise<FeeScheduleResultsPage> => {
-    if (prefetched && JSON.stringify(query) === firstQuery) {
-      const page = prefetched;
-      prefetched = undefined;
-      return Promise.resolve(page);
-    }
     requests++;
     return source.fetchResultsPage(query);
   };
@@ -161,7 +155,7 @@ async function readNewest(
   let total = 0;
   let read = 0;
   for (let pageNumber = 0; ; pageNumber++) {
-    const page = await fetchPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
+    const page = pageNumber === 0 && request.newestPage ? request.newestPage : await fetchPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
     read += page.data.length;
     request.onPage?.({ page: pageNumber + 1, records: read });
     total = page.total_records;
