@@ -34,6 +34,7 @@ CREATE TABLE IF NOT EXISTS mkt_removed_results (${resultColumnsDdl}, removed_at 
 CREATE TABLE IF NOT EXISTS mkt_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 CREATE TABLE IF NOT EXISTS mkt_amounts (fee_amount VARCHAR, fee_amount_value DOUBLE, fee_amount_unit VARCHAR);
 CREATE TABLE IF NOT EXISTS mkt_walk (service VARCHAR, filters VARCHAR, page_size INTEGER, next_page INTEGER, started_at TIMESTAMPTZ);
-CREATE TABLE IF NOT EXISTS mkt_walk_results (${resultColumnsDdl}, scraped_time_text VARCHAR, created_on_text VARCHAR);
+CREATE TABLE IF NOT EXISTS mkt_walk_results (${resultColumnsDdl});
+CREATE TABLE IF NOT EXISTS mkt_walk_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 CREATE OR REPLACE VIEW results_with_values AS SELECT ${columnsWithValues} FROM results r LEFT JOIN mkt_amounts a ON a.fee_amount = r.fee_amount;
 `;

@@ -8,7 +8,7 @@ import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity } from './mirror.js';
 import { describeFilters, filtersText, type MirrorFilters } from './mirror-filters.js';
 import { type StoredRecord, toStoredRecord } from './rows.js';
-import { MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
+import { CREATE_SCHEMA, MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
 
 export interface SyncRequest {
   filters: MirrorFilters;
@@ -216,8 +216,7 @@ async function walkEverything(
     staged = await mirror.ids('mkt_walk_results');
   } else {
     await mirror.transaction(async () => {
-      await mirror.run('DELETE FROM mkt_walk');
-      await mirror.run('DELETE FROM mkt_walk_results');
+      await discardWalk(mirror);
       await mirror.run('INSERT INTO mkt_walk VALUES ($1, $2, $3, 0, now())', [identity.service, identity.filters, PAGE]);
     });
     staged = new IdSet();
@@ -276,15 +275,20 @@ async function walkEverything(
   await commit(lastPage + 1);
   await committing;
   if (staged.size !== total) {
-    await mirror.transaction(async () => {
-      await mirror.run('DELETE FROM mkt_walk');
-      await mirror.run('DELETE FROM mkt_walk_results');
-    });
+    await mirror.transaction(() => discardWalk(mirror));
     throw new MktError(`the results changed during the sync: ${staged.size} records read, but the service now reports ${total}`, {
       hint: 'Run `mkt sync` again: the mirror is as it was before this sync.',
     });
   }
   return countChanges(mirror, total);
+}
+
+/** Forgets an unfinished walk: its staging tables are made anew, empty. Within a transaction. */
+async function discardWalk(mirror: Mirror): Promise<void> {
+  await mirror.run('DELETE FROM mkt_walk');
+  await mirror.run('DROP TABLE mkt_walk_results');
+  await mirror.run('DROP TABLE mkt_walk_timestamp_text');
+  await mirror.run(CREATE_SCHEMA);
 }
 
 /** What replacing the mirror's results with the staged ones changes. */
@@ -318,15 +322,15 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
 /** The staged records become the mirror's; those that left are noted in mkt_removed_results. Within a transaction. */
 async function replaceResults(mirror: Mirror, identity: MirrorIdentity): Promise<void> {
   await mirror.run(`INSERT INTO mkt_removed_results SELECT r.*, now() FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id`);
-  await mirror.run('DELETE FROM results');
-  await mirror.run(`INSERT INTO results SELECT ${RESULT_COLUMNS} FROM mkt_walk_results`);
-  await mirror.run('DELETE FROM mkt_timestamp_text');
-  await mirror.run(
-    `INSERT INTO mkt_timestamp_text SELECT id, scraped_time_text, created_on_text FROM mkt_walk_results
-     WHERE scraped_time_text IS NOT NULL OR created_on_text IS NOT NULL`,
-  );
+  // The staging tables become the mirror's, renamed rather than copied: copying 300,000 records
+  // took 1 s and wrote them to the file twice (docs/performance.md). CREATE_SCHEMA then makes
+  // empty staging tables again, and the view over the new results.
+  await mirror.run('DROP TABLE results');
+  await mirror.run('ALTER TABLE mkt_walk_results RENAME TO results');
+  await mirror.run('DROP TABLE mkt_timestamp_text');
+  await mirror.run('ALTER TABLE mkt_walk_timestamp_text RENAME TO mkt_timestamp_text');
+  await mirror.run(CREATE_SCHEMA);
   await mirror.run('DELETE FROM mkt_amounts a WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.fee_amount = a.fee_amount)');
-  await mirror.run('DELETE FROM mkt_walk_results');
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DELETE FROM mkt_mirror');
   await mirror.run('INSERT INTO mkt_mirror VALUES ($1, $2, $3, now())', [MIRROR_LAYOUT, identity.service, identity.filters]);
