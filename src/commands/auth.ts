@@ -5,6 +5,7 @@ import type { ServiceClient } from '../api/client.js';
 import { AuthError, UsageError } from '../errors.js';
 import type { Column } from '../output/exporter.js';
 import { addExamples } from './examples.js';
+import { groupDigits } from '../output/digits.js';
 
 /** `mkt auth login` options. */
 interface LoginOptions {
@@ -100,7 +101,7 @@ async function countReachableResults(client: ServiceClient): Promise<number> {
 
 /** "3,000 fee schedule results" */
 function resultsCount(count: number): string {
-  return `${count.toLocaleString('en-US')} fee schedule result${count === 1 ? '' : 's'}`;
+  return `${groupDigits(count)} fee schedule result${count === 1 ? '' : 's'}`;
 }
 
 /** The key read for `auth login`, proved before it is stored. */

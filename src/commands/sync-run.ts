@@ -3,12 +3,11 @@ import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, UsageError } from '../errors.js';
-import { createProgress } from '../io/progress.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
-import { Mirror } from '../mirror/mirror.js';
-import { filtersText, mirrorFiltersOf } from '../mirror/mirror-filters.js';
-import { newestPageQuery, type SyncSummary, syncMirror } from '../mirror/sync.js';
+import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
+import type { SyncSummary } from '../mirror/sync.js';
 import { readSyncState, writeSyncState } from '../mirror/sync-state.js';
+import { groupDigits } from '../output/digits.js';
 
 export interface SyncCommandRequest {
   filters: ResultsQuery;
@@ -51,6 +50,12 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     }
   }
 
+  // Only a sync that has something to do loads the mirror's modules, and DuckDB.
+  const [{ Mirror }, { syncMirror }, { createProgress }] = await Promise.all([
+    import('../mirror/mirror.js'),
+    import('../mirror/sync.js'),
+    import('../io/progress.js'),
+  ]);
   const mirror = await Mirror.open(path, { write: true });
   context.defer(() => mirror.close());
   const progress = await createProgress({
@@ -92,7 +97,7 @@ function report(context: Context, request: SyncCommandRequest, summary: SyncSumm
   if (request.exitCode && changed) context.exitCode = EXIT_CODES.changes;
 }
 
-const count = (value: number, noun: string): string => `${value.toLocaleString('en-US')} ${noun}${value === 1 ? '' : 's'}`;
+const count = (value: number, noun: string): string => `${groupDigits(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 /** `synced ~/.local/share/mkt/default.duckdb: 120 new records (NYSE Equity), 0 removed · 3 requests · 0.4 s`. */
 export function summaryLine(summary: SyncSummary, seconds: number): string {

@@ -1,4 +1,5 @@
 import type { OutputStream } from '../deps.js';
+import { groupDigits } from '../output/digits.js';
 
 export interface ProgressState {
   /** Pages fetched so far. */
@@ -31,8 +32,8 @@ const SILENT: Progress = { update() {}, finish() {}, clear() {} };
 
 function describe(state: ProgressState, recordsPerSecond: number): string {
   const pages = state.totalPages === undefined ? `page ${state.page}` : `page ${state.page}/${state.totalPages}`;
-  const rate = Number.isFinite(recordsPerSecond) ? ` · ${Math.round(recordsPerSecond).toLocaleString('en-US')} records/s` : '';
-  return `${pages} · ${state.records.toLocaleString('en-US')} records${rate}`;
+  const rate = Number.isFinite(recordsPerSecond) ? ` · ${groupDigits(Math.round(recordsPerSecond))} records/s` : '';
+  return `${pages} · ${groupDigits(state.records)} records${rate}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ENUM_FILTER_NAMES, type EnumFilterName, flagOf, type ResultsQuery } from '../api/filters.js';
+import { ENUM_FILTER_NAMES, type EnumFilterName, flagOf, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
 import { UsageError } from '../errors.js';
 
 /** The filters of a results query that decide which records match: no order, no paging. */
@@ -87,4 +87,9 @@ export function checkWithinMirror(asked: MirrorFilters, held: MirrorFilters, pat
   throw new UsageError(`the mirror cannot answer this: ${reason}`, {
     hint: `${path} was synced with ${describeFilters(held)}; drop --offline to ask the service.`,
   });
+}
+
+/** The first request of a sync: the newest records, as many as a page holds. */
+export function newestPageQuery(filters: MirrorFilters): ResultsQuery {
+  return { ...filters, page_size: PAGE_SIZE.max, order_by: 'created_on', order_dir: 'desc', page_number: 0 };
 }

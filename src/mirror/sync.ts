@@ -6,7 +6,7 @@ import type { ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity } from './mirror.js';
-import { describeFilters, filtersText, type MirrorFilters } from './mirror-filters.js';
+import { describeFilters, filtersText, type MirrorFilters, newestPageQuery } from './mirror-filters.js';
 import { type StoredRecord, toStoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
 
@@ -118,11 +118,6 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
     ]);
   });
   return summary;
-}
-
-/** The first request of a sync: the newest records. */
-export function newestPageQuery(filters: MirrorFilters): ResultsQuery {
-  return { ...filters, page_size: PAGE, order_by: 'created_on', order_dir: 'desc', page_number: 0 };
 }
 
 /** What a sync found, before it is committed. */

@@ -8,12 +8,12 @@ import { tempDir } from '../helpers/temp-dir.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for three
- * modules without imports that the commands share: the sandbox's limits, the exporters' types and
- * the sink that the completion scripts' hidden commands write with.
+ * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for four
+ * modules without imports that the commands share: the sandbox's limits, the exporters' types,
+ * the sink that the completion scripts' hidden commands write with, and grouped digits.
  */
 const HEAVY = ['dist/http/', 'dist/api/client.js', 'dist/output/', 'dist/sandbox/', 'node_modules/ora/', 'node_modules/hyparquet-writer/'];
-const SHARED = ['dist/sandbox/limits.js', 'dist/output/exporter.js', 'dist/output/sink.js'];
+const SHARED = ['dist/sandbox/limits.js', 'dist/output/exporter.js', 'dist/output/sink.js', 'dist/output/digits.js'];
 
 /** The files of the checkout that `mkt args…` loaded, read from the coverage Node writes (NODE_V8_COVERAGE). */
 async function filesLoaded(args: readonly string[]): Promise<string[]> {

@@ -1,9 +1,10 @@
 import type { OutputTarget } from '../exporter.js';
 import type { GridCell } from '../grid.js';
+import { groupDigits } from '../digits.js';
 
 /** A count as people read it (a volume, a lot size): grouped digits on a terminal, the plain value elsewhere. */
 export function formatNumber(value: number, target: OutputTarget): string {
-  return target.isTTY ? value.toLocaleString('en-US', { maximumFractionDigits: 10 }) : String(value);
+  return target.isTTY ? groupDigits(value) : String(value);
 }
 
 /**
