@@ -116,7 +116,7 @@ async function mirrorHolding(context: Context, request: DiffRequest): Promise<Re
     return undefined;
   }
   context.defer(() => mirror.close());
-  const identity = await mirror.identity();
+  const identity = mirror.identity;
   const asked = mirrorFiltersOf({ exchange_name: [request.exchange], fee_type: [request.feeType] });
   const outside = !identity
     ? 'it has not finished its first sync'

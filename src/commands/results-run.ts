@@ -12,6 +12,7 @@ import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 import type { ResultsQuery } from '../api/filters.js';
+import { groupDigits } from '../output/digits.js';
 
 /** What `mkt results` was asked for, its flags checked. */
 export interface ResultsRequest {
@@ -98,7 +99,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
         const pages = last?.page ?? 0;
         const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
         const target = written.path ? ` to ${written.path}` : '';
-        progress.finish(`${count(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
+        progress.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
       }
     } else if (onTerminal && last) {
       context.log.info(whereYouAre(last, written.records));
@@ -109,20 +110,20 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   }
 }
 
-const count = (value: number): string => value.toLocaleString('en-US');
-
 /** The mirror, answering as the service would: a query it cannot answer whole is a usage error. */
 async function openOffline(context: Context, query: ResultsQuery, flag: string | undefined): Promise<ResultsSource> {
-  const [{ mirrorOf }, { Mirror }, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
-    import('../mirror/location.js'),
-    import('../mirror/mirror.js'),
+  const [{ mirrorOf }, { Mirror }] = await Promise.all([import('../mirror/location.js'), import('../mirror/mirror.js')]);
+  const path = await mirrorOf(context, flag);
+  // DuckDB opens the file on its own threads while the rest loads.
+  const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
+    Mirror.open(path, { write: false }).then((opened) => {
+      context.defer(() => opened.close());
+      return opened;
+    }),
     import('../mirror/mirror-filters.js'),
     import('../mirror/offline-results.js'),
   ]);
-  const path = await mirrorOf(context, flag);
-  const mirror = await Mirror.open(path, { write: false });
-  context.defer(() => mirror.close());
-  const identity = await mirror.identity();
+  const identity = mirror.identity;
   if (!identity) throw new MktError(`the mirror ${path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
   checkWithinMirror(mirrorFiltersOf(query), JSON.parse(identity.filters) as MirrorFilters, path);
   return new MirrorResults(mirror);
@@ -132,7 +133,7 @@ async function openOffline(context: Context, query: ResultsQuery, flag: string |
 function whereYouAre(walk: WalkProgress, written: number): string {
   const { pages, records } = walk.service;
   const more = pages > 1 ? ' · --all for every page' : '';
-  return `page ${count(walk.firstPage + 1)} of ${count(pages)} · ${count(written)} of ${count(records)} records${more}`;
+  return `page ${groupDigits(walk.firstPage + 1)} of ${groupDigits(pages)} · ${groupDigits(written)} of ${groupDigits(records)} records${more}`;
 }
 
 /** The batches, then `done` once the last is taken. */

@@ -5,7 +5,7 @@ import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
 import { MktError, UsageError } from '../errors.js';
-import { type DuckDBModule, loadDuckDB } from './duckdb.js';
+import { type DuckDBModule, duckdbOpener, type OpenedDuckDB } from './duckdb.js';
 import type { StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
@@ -59,7 +59,7 @@ export class Mirror {
     if (!options.write && stats === undefined) {
       throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
     }
-    const duckdb = loadDuckDB();
+    const openDuckDB = duckdbOpener();
     if (options.write) {
       try {
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -69,10 +69,11 @@ export class Mirror {
         });
       }
     }
-    let instance: DuckDBInstance;
+    let opened: OpenedDuckDB;
     try {
-      instance = await duckdb.DuckDBInstance.create(path, options.write ? {} : { access_mode: 'READ_ONLY' });
+      opened = await openDuckDB(path, { readOnly: !options.write });
     } catch (error) {
+      if (error instanceof MktError) throw error;
       const message = duckdbMessage(error);
       const holder = /Conflicting lock is held in .*?\(PID (\d+)\)/.exec(message);
       if (holder) {
@@ -80,6 +81,7 @@ export class Mirror {
       }
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
+    const { duckdb, instance } = opened;
     const mirror = new Mirror(path, duckdb, instance, await instance.connect());
     try {
       if (options.write) {
@@ -90,7 +92,7 @@ export class Mirror {
         // with them and 8.3 s with one checkpoint, when the file closes (docs/performance.md).
         await mirror.connection.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
       }
-      await mirror.checkLayout();
+      await mirror.readHeader();
     } catch (error) {
       mirror.close();
       throw error;
@@ -99,6 +101,7 @@ export class Mirror {
   }
 
   private closed = false;
+  private recorded: MirrorIdentity | undefined;
 
   /** Closes the file (once): DuckDB writes its log into it, and the lock is let go. */
   close(): void {
@@ -108,11 +111,9 @@ export class Mirror {
     this.instance.closeSync();
   }
 
-  /** The identity recorded at the first sync, or undefined before it. */
-  async identity(): Promise<MirrorIdentity | undefined> {
-    const rows = await this.rows('SELECT service, filters FROM mkt_mirror');
-    const row = rows[0];
-    return row ? { service: row.service as string, filters: row.filters as string } : undefined;
+  /** The identity recorded at the first sync, as it was when the mirror was opened: undefined before that sync. */
+  get identity(): MirrorIdentity | undefined {
+    return this.recorded;
   }
 
   async count(table: RecordTable = 'results'): Promise<number> {
@@ -262,17 +263,21 @@ export class Mirror {
     });
   }
 
-  private async checkLayout(): Promise<void> {
+  /** Reads the row of mkt_mirror: a layout newer than this mkt's is not read, and the identity is kept. */
+  private async readHeader(): Promise<void> {
     let rows: Record<string, DuckDBValue>[];
     try {
-      rows = await this.rows('SELECT layout FROM mkt_mirror');
+      rows = await this.rows('SELECT layout, service, filters FROM mkt_mirror');
     } catch {
       throw this.notAMirror();
     }
-    const layout = rows[0]?.layout as number | undefined;
-    if (layout !== undefined && layout > MIRROR_LAYOUT) {
+    const [row] = rows;
+    if (!row) return;
+    const layout = row.layout as number;
+    if (layout > MIRROR_LAYOUT) {
       throw new MktError(`${this.path} was written by a newer mkt (mirror layout ${layout})`, { hint: 'Upgrade mkt to read it.' });
     }
+    this.recorded = { service: row.service as string, filters: row.filters as string };
   }
 }
 

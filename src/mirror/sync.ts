@@ -71,7 +71,7 @@ const [EXCHANGE_NAME, FEE_TYPE, VERSION_ID, CREATED_ON] = ['exchange_name', 'fee
  */
 export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsSource>, request: SyncRequest): Promise<SyncSummary> {
   const identity: MirrorIdentity = { service: request.service, filters: filtersText(request.filters) };
-  const recorded = await mirror.identity();
+  const recorded = mirror.identity;
   if (recorded && !request.fullRefresh && !sameIdentity(recorded, identity)) {
     throw new UsageError(differenceOf(recorded, identity, request.filters), {
       hint: `A mirror answers one set of filters from one service: name another with --mirror, or rebuild this one with --full-refresh.`,
