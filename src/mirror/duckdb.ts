@@ -35,7 +35,7 @@ export type DuckDBOpener = (path: string, options: { readOnly: boolean }) => Pro
  * DuckDB's opener, once its native library (`@duckdb/node-bindings`, which @duckdb/node-api
  * wraps) has loaded: throws when DuckDB is not installed. The library starts opening a file on
  * DuckDB's own threads, and @duckdb/node-api's JavaScript loads meanwhile: one after the other,
- * the two took 40 and 60 ms (docs/performance.md). The opener rejects with DuckDB's error when
+ * the two took 35-40 and 48-52 ms (docs/performance.md). The opener rejects with DuckDB's error when
  * the file cannot be opened.
  */
 export function duckdbOpener(): DuckDBOpener {

@@ -30,8 +30,9 @@ describe('a mirror across processes', () => {
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
       const killed = spawnMkt(['sync'], { env });
-      // A walk commits every 100 pages (or 2 s): 150 asked means at least one commit.
-      await until(() => counted.requests.length >= 150);
+      // A walk commits every 100 pages, or every 2 s when pages come slowly (a loaded machine),
+      // and a commit runs while the walk reads on: by 200 pages asked, one has finished.
+      await until(() => counted.requests.length >= 200);
       killed.child.kill('SIGKILL');
       expect((await killed.result).signal).toBe('SIGKILL');
 
@@ -40,7 +41,7 @@ describe('a mirror across processes', () => {
       const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
       duck.close();
       const committed = walk?.next_page as number;
-      expect(committed).toBeGreaterThanOrEqual(100);
+      expect(committed).toBeGreaterThan(0);
       expect(walk?.staged).toBe(committed * 100);
 
       const before = counted.requests.length;
