@@ -100,7 +100,7 @@ export class MirrorResults implements ResultsSource {
   /**
    * The cursor's next rows, as the records they were made from. The rows are chosen by their
    * order keys alone, and only they are read whole: sorting every column of a 30,000-record
-   * mirror for its first page took 75 ms, and this 36 ms (docs/performance.md).
+   * mirror for its first page took 61-86 ms, and this 32-38 ms (docs/performance.md).
    */
   private async read(cursor: Cursor): Promise<void> {
     const chosen = `SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`;
