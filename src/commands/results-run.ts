@@ -94,13 +94,10 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
       progress.clear();
       if (onTerminal) context.log.info(`no results match${written.path ? `; ${written.path} holds none` : ''}`);
     } else if (walking) {
-      // Formatted only when shown: formatting numbers loads ICU's locale data (~15 ms).
-      if (showsProgress) {
-        const pages = last?.page ?? 0;
-        const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
-        const target = written.path ? ` to ${written.path}` : '';
-        progress.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
-      }
+      const pages = last?.page ?? 0;
+      const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
+      const target = written.path ? ` to ${written.path}` : '';
+      progress.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
     } else if (onTerminal && last) {
       context.log.info(whereYouAre(last, written.records));
     }
