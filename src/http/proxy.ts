@@ -1,8 +1,9 @@
-import { Agent as HttpAgent, type ClientRequest, request as httpRequest, type RequestOptions, STATUS_CODES } from 'node:http';
+import type { Agent as HttpAgent, ClientRequest, RequestOptions } from 'node:http';
 import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionOptions } from 'node:tls';
 import { NetworkError, UsageError } from '../errors.js';
+import { http } from './node-http.js';
 
 /*
  * How requests reach the service: straight to it, or through the proxy the environment names,
@@ -153,13 +154,13 @@ export async function openRoute({ baseUrl, env, maxSockets, signal }: RouteOptio
     }
     return { proxy, get: (url, headers) => https.request(url, { method: 'GET', headers, agent }), close: () => agent.destroy() };
   }
-  const agent = new HttpAgent(poolOptions);
-  if (!proxy) return { proxy, get: (url, headers) => httpRequest(url, { method: 'GET', headers, agent }), close: () => agent.destroy() };
+  const agent = new http.Agent(poolOptions);
+  if (!proxy) return { proxy, get: (url, headers) => http.request(url, { method: 'GET', headers, agent }), close: () => agent.destroy() };
   pooled(agent, () => connectToProxy(proxy, signal));
   return {
     proxy,
     get: (url, headers) =>
-      httpRequest({
+      http.request({
         host: proxy.hostname,
         port: proxy.port,
         path: url.href,
@@ -201,7 +202,7 @@ function connectToProxy(proxy: Proxy, signal: AbortSignal): Promise<Socket> {
 async function openTunnel(proxy: Proxy, authority: string, signal: AbortSignal): Promise<Socket> {
   const socket = await connectToProxy(proxy, signal);
   const tunnel = new Promise<Socket>((resolve, reject) => {
-    const request = httpRequest({
+    const request = http.request({
       method: 'CONNECT',
       path: authority,
       headers: { host: authority, ...proxyHeaders(proxy) },
@@ -220,7 +221,7 @@ async function openTunnel(proxy: Proxy, authority: string, signal: AbortSignal):
       }
       connected.destroy();
       // The status's standard text, not the proxy's.
-      const answer = [status, STATUS_CODES[status]].filter(Boolean).join(' ');
+      const answer = [status, http.STATUS_CODES[status]].filter(Boolean).join(' ');
       reject(
         new NetworkError(`proxy ${proxy.host} answered ${answer} to CONNECT ${authority}`, {
           transient: status >= 500,

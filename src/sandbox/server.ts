@@ -1,7 +1,8 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js';
+import { http } from '../http/node-http.js';
 import { isControlPath } from './control-route.js';
 import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
@@ -125,7 +126,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   }
 
-  const server = createServer((request, response) => {
+  const server = http.createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
       if (!response.headersSent) send(response, detailResponse(500, 'Internal Server Error'), undefined);
       else response.destroy(error instanceof Error ? error : undefined);

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -51,5 +51,19 @@ describe('start-up loads only what the command needs', () => {
   it('a data command does load the HTTP client and the sandbox, so the check above can fail', async () => {
     const files = await filesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
     expect(heavyIn(files)).toEqual(expect.arrayContaining(['dist/http/transport.js', 'dist/sandbox/server.js']));
+  });
+
+  // On Node 22 and later, importing node:http as an ES module loads Node's bundled undici, for
+  // 40-58 ms (src/http/node-http.ts). Node 20 has no such getter, so there this cannot fail.
+  it('a data command leaves Node\'s bundled undici unloaded', async () => {
+    const dir = tempDir('mkt-modules-');
+    const report = join(dir, 'modules.json');
+    const preload = join(dir, 'report.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`);
+    const run = await runMkt(['--sandbox', 'fees', 'NYSE', '-f', 'json'], { env: { NODE_OPTIONS: `--require ${preload}` } });
+    expect(run.code).toBe(0);
+    const modules = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    expect(modules).toContain('NativeModule http');
+    expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
   });
 });
