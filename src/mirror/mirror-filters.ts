@@ -89,7 +89,10 @@ export function checkWithinMirror(asked: MirrorFilters, held: MirrorFilters, pat
   });
 }
 
+/** Records a sync asks for per page, its first request included: the largest page the service gives. */
+export const SYNC_PAGE_SIZE = PAGE_SIZE.max;
+
 /** The first request of a sync: the newest records, as many as a page holds. */
 export function newestPageQuery(filters: MirrorFilters): ResultsQuery {
-  return { ...filters, page_size: PAGE_SIZE.max, order_by: 'created_on', order_dir: 'desc', page_number: 0 };
+  return { ...filters, page_size: SYNC_PAGE_SIZE, order_by: 'created_on', order_dir: 'desc', page_number: 0 };
 }

@@ -1,12 +1,12 @@
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
-import { PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
+import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import type { ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity } from './mirror.js';
-import { describeFilters, filtersText, type MirrorFilters, newestPageQuery } from './mirror-filters.js';
+import { describeFilters, filtersText, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
 import { type StoredRecord, toStoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
 
@@ -44,8 +44,6 @@ export interface SyncSummary {
   full_walk: boolean;
 }
 
-/** Records a sync writes per page: the largest page the service gives. */
-const PAGE = PAGE_SIZE.max;
 /** Pages of a full walk in flight at once, as src/api/walk.ts. */
 const PAGES_AHEAD = 4;
 /**
@@ -85,7 +83,7 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
     requests++;
     return source.fetchResultsPage(query);
   };
-  const query: ResultsQuery = { ...request.filters, page_size: PAGE };
+  const query: ResultsQuery = { ...request.filters, page_size: SYNC_PAGE_SIZE };
 
   const pending = await mirror.pendingWalk();
   let outcome: Outcome | undefined;
@@ -206,13 +204,13 @@ async function walkEverything(
 ): Promise<Outcome> {
   let firstPage = 0;
   let staged: IdSet;
-  if (pending && sameIdentity(pending, identity) && pending.pageSize === PAGE) {
+  if (pending && sameIdentity(pending, identity) && pending.pageSize === SYNC_PAGE_SIZE) {
     firstPage = pending.nextPage;
     staged = await mirror.ids('mkt_walk_results');
   } else {
     await mirror.transaction(async () => {
       await discardWalk(mirror);
-      await mirror.run('INSERT INTO mkt_walk VALUES ($1, $2, $3, 0, now())', [identity.service, identity.filters, PAGE]);
+      await mirror.run('INSERT INTO mkt_walk VALUES ($1, $2, $3, 0, now())', [identity.service, identity.filters, SYNC_PAGE_SIZE]);
     });
     staged = new IdSet();
   }
