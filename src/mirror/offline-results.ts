@@ -4,8 +4,7 @@ import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js'
 import type { ResultsSource } from '../api/walk.js';
 import type { Mirror } from './mirror.js';
 import { enumKey } from './mirror-filters.js';
-import { type StoredValue, toRecord } from './rows.js';
-import { RESULT_COLUMNS } from './schema.js';
+import { RecordReader, ROW_AS_JSON } from './rows.js';
 
 /**
  * How the sandbox orders results (src/sandbox/results-search.ts): by the field, then created_on,
@@ -51,6 +50,7 @@ export class MirrorResults implements ResultsSource {
   readonly host = 'the mirror';
   private cursor: Cursor | undefined;
   private readonly totals = new Map<string, number>();
+  private readonly records = new RecordReader();
   /** One page at a time: a walk asks for several at once, in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -105,32 +105,17 @@ export class MirrorResults implements ResultsSource {
   private async read(cursor: Cursor): Promise<void> {
     const chosen = `SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`;
     const reader = await this.mirror.connection.runAndReadAll(
-      `SELECT ${SELECTED_COLUMNS}, t.scraped_time, t.created_on FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
+      `SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
        WHERE r.rowid IN (${chosen}) ORDER BY ${cursor.order}`,
       cursor.values,
     );
-    const columns = reader.getColumns();
-    const rowCount = reader.currentRowCount;
-    const fields = columns.length - 2;
-    for (let row = 0; row < rowCount; row++) {
-      const values: StoredValue[] = [];
-      for (let field = 0; field < fields; field++) values.push(storedValue(columns[field]![row]!));
-      const scrapedText = columns[fields]![row] as string | null;
-      const createdText = columns[fields + 1]![row] as string | null;
-      cursor.rows.push(toRecord(values, scrapedText, createdText) as unknown as FeeScheduleResult);
-    }
-    cursor.done = rowCount < cursor.batch;
-    cursor.offset += rowCount;
+    // No rows come with no columns at all.
+    const [rows = []] = reader.getColumns() as string[][];
+    for (const row of rows) cursor.rows.push(this.records.read(row) as unknown as FeeScheduleResult);
+    cursor.done = rows.length < cursor.batch;
+    cursor.offset += rows.length;
     cursor.batch = Math.min(cursor.batch * BATCH_GROWTH, MAX_BATCH);
   }
-}
-
-const SELECTED_COLUMNS = RESULT_COLUMNS.split(', ').map((name) => `r.${name}`).join(', ');
-
-/** Text as it is; a timestamp as its microseconds. */
-function storedValue(value: DuckDBValue): StoredValue {
-  if (value === null || typeof value === 'string') return value;
-  return (value as { micros: bigint }).micros;
 }
 
 const DAY_MICROS = 86_400_000_000n;

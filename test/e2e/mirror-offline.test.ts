@@ -86,6 +86,30 @@ describe('mkt results --offline', () => {
     const after = await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], oddEnv);
     expect(after.stdout).toBe('n\r\n2\r\n');
   });
+
+  it('reads back every character of a text, and each record its own timestamp spelling', async () => {
+    const texts = ['', 'a"b\\c', 'nl\nr\rt\t', '\u0000\u0001\u001f\u007f', '\u2028\u2029', 'é漢字😀', '{"json":1}', 'null', '\\u0041', 'x'.repeat(70_000)];
+    // One instant, spelled otherwise by the middle record only: the records around it keep the service's usual spelling.
+    const records = texts.map((text, index) => ({
+      ...Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, null])),
+      id: `id-${index}`,
+      exchange_name: 'X',
+      fee_type: 'Equity',
+      fee_notes: text,
+      fee_amount: index % 2 === 0 ? null : text,
+      version_id: 'v',
+      scraped_time: index === 5 ? '2024-01-02T04:04:05.5+01:00' : '2024-01-02T03:04:05.500000+00:00',
+      created_on: index === 5 ? '2024-01-02T03:04:05.5' : '2024-01-02T03:04:05.500000',
+    }));
+    const server = await servers((_request, response) =>
+      sendJson(response, 200, { success: true, message: '', data: records, total_records: records.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }),
+    );
+    const textEnv = { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k', MKT_MIRROR: join(tempDir('mkt-mirror-'), 'texts.duckdb') } };
+    expect((await runInProcess(['sync'], textEnv)).code).toBe(0);
+    const offline = await runInProcess(['results', '--offline', '-f', 'ndjson', '--order-dir', 'asc'], textEnv);
+    expect(offline).toMatchObject({ code: 0, stderr: '' });
+    expect(offline.stdout).toBe(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  });
 });
 
 describe('mkt sql', () => {
