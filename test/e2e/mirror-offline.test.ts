@@ -89,7 +89,7 @@ describe('mkt results --offline', () => {
 
   it('reads back every character of a text, and each record its own timestamp spelling', async () => {
     const texts = ['', 'a"b\\c', 'nl\nr\rt\t', '\u0000\u0001\u001f\u007f', '\u2028\u2029', 'é漢字😀', '{"json":1}', 'null', '\\u0041', 'x'.repeat(70_000)];
-    // One instant, spelled otherwise by the middle record only: the records around it keep the service's usual spelling.
+    // One instant for all, spelled otherwise by record 5 only: the records after it keep the usual spelling.
     const records = texts.map((text, index) => ({
       ...Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, null])),
       id: `id-${index}`,
