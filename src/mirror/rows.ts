@@ -1,4 +1,4 @@
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { malformedAnswer } from '../api/results-page.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { serverText } from '../http/server-text.js';
@@ -73,11 +73,13 @@ export class RecordReader {
     const row = JSON.parse(json) as (string | null)[];
     // V8 fills in a copy of a record that has every field faster than it adds them one by one to {}.
     const record: Record<string, unknown> = { ...EMPTY_RECORD };
-    for (let index = 0; index < FIELD_NAMES.length; index++) record[FIELD_NAMES[index]!] = row[index] ?? null;
+    FEE_SCHEDULE_RESULT_FIELD_NAMES.forEach((name, index) => {
+      record[name] = row[index] ?? null;
+    });
     TIMESTAMP_FIELDS.forEach((field, position) => {
       const micros = row[field.index];
       if (typeof micros !== 'string') return;
-      const spelled = row[FIELD_NAMES.length + position];
+      const spelled = row[FEE_SCHEDULE_RESULT_FIELDS.length + position];
       if (typeof spelled === 'string') {
         record[field.name] = spelled;
         return;
@@ -93,5 +95,4 @@ export class RecordReader {
   }
 }
 
-const FIELD_NAMES = FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name);
-const EMPTY_RECORD: Readonly<Record<string, null>> = Object.fromEntries(FIELD_NAMES.map((name) => [name, null]));
+const EMPTY_RECORD: Readonly<Record<string, null>> = Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, null]));
