@@ -17,10 +17,7 @@ if (positionals.length !== 2) {
   console.error("usage: node test/bench/compare-builds.mjs [--runs N] 'COMMAND BEFORE' 'COMMAND AFTER'");
   process.exit(2);
 }
-const env = { ...process.env };
-// These machines set NODE_EXTRA_CA_CERTS; users do not, and it costs every node start ~50 ms.
-delete env.NODE_EXTRA_CA_CERTS;
-const { before, after } = interleaved({ before: positionals[0], after: positionals[1] }, { runs: Number(options.runs), env });
+const { before, after } = interleaved({ before: positionals[0], after: positionals[1] }, { runs: Number(options.runs) });
 const ratios = after.map((seconds, round) => seconds / before[round]).sort((a, b) => a - b);
 const quartile = (fraction) => ratios[Math.round((ratios.length - 1) * fraction)];
 const ms = (times) => `${(spread(times).median * 1000).toFixed(0)} ms`;

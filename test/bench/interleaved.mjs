@@ -1,6 +1,16 @@
 // Timing shell commands interleaved, for `npm run bench` (run.js) and for comparing two builds
-// (compare-builds.mjs).
+// (compare-builds.mjs); and the environment every bench gives what it runs.
 import { spawnSync } from 'node:child_process';
+
+/**
+ * The environment a user's shell would give the commands: these machines set
+ * NODE_EXTRA_CA_CERTS, users do not, and it costs every node start ~50 ms.
+ */
+export function usersEnv() {
+  const env = { ...process.env };
+  delete env.NODE_EXTRA_CA_CERTS;
+  return env;
+}
 
 /** The middle of sorted numbers. */
 export const middle = (sorted) => (sorted[Math.floor((sorted.length - 1) / 2)] + sorted[Math.ceil((sorted.length - 1) / 2)]) / 2;
@@ -14,7 +24,7 @@ export const middle = (sorted) => (sorted[Math.floor((sorted.length - 1) / 2)] +
  * (docs/performance.md). The time a shell takes to start (`sh -c :`, timed in the same rounds)
  * is taken off every command. Returns each name's times in seconds, round by round.
  */
-export function interleaved(cases, { runs, warmup = 2, env = process.env }) {
+export function interleaved(cases, { runs, warmup = 2, env = usersEnv() }) {
   const commands = [...Object.values(cases), ':'];
   const times = commands.map(() => []);
   for (let round = 0; round < warmup + runs; round++) {

@@ -22,8 +22,8 @@ const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
 const connection = await instance.connect();
 const from = `FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id LIMIT ${Number(rows)}`;
 
-const COLUMNS = `${RESULT_COLUMNS.split(', ').map((name) => `r.${name}`).join(', ')}, t.scraped_time, t.created_on`;
 const FIELDS = RESULT_COLUMNS.split(', ');
+const COLUMNS = `${FIELDS.map((name) => `r.${name}`).join(', ')}, t.scraped_time, t.created_on`;
 
 /** Each way: its query, and how its result becomes records. */
 const ways = {

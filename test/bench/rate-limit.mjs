@@ -16,6 +16,7 @@
 // whatever the gate does, so there the figure would measure start-up, not the gate.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { usersEnv } from './interleaved.mjs';
 
 const BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
 const BUDGET = 20;
@@ -34,8 +35,7 @@ const say = (line) => (asJson ? report.push(line) : console.log(line));
 let worstRatio = 0;
 let mostThrottled = 0;
 
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
+const env = usersEnv();
 
 function run(args, extraEnv = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -26,7 +26,7 @@ import { cpus, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { interleaved, spread } from './interleaved.mjs';
+import { interleaved, spread, usersEnv } from './interleaved.mjs';
 
 const { values: options } = parseArgs({
   options: {
@@ -48,9 +48,8 @@ const FORMATS = ['ndjson', 'json', 'csv', 'parquet'];
 const NODES = [process.execPath, ...options.node.split(',').filter(Boolean)];
 const work = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
 
-// These machines set NODE_EXTRA_CA_CERTS; users do not, and it costs every node start ~50 ms.
-const env = { ...process.env };
-delete env.NODE_EXTRA_CA_CERTS;
+// A user's environment (interleaved.mjs), without mkt settings of this machine's.
+const env = usersEnv();
 for (const name of Object.keys(env)) if (name.startsWith('MKT_')) delete env[name];
 Object.assign(env, { MKT_CONFIG_DIR: work, MKT_CACHE_DIR: join(work, 'cache'), MKT_DATA_DIR: join(work, 'data') });
 
