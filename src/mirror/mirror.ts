@@ -1,4 +1,4 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
@@ -55,7 +55,8 @@ export class Mirror {
 
   static async open(path: string, options: { write: boolean }): Promise<Mirror> {
     const stats = statOrUndefined(path);
-    if (stats?.isDirectory()) throw new UsageError(`${path} is a directory, not a mirror`, { hint: 'Give --mirror the path of a file.' });
+    // DuckDB would wait forever to open a named pipe, and try to write a device.
+    if (stats && !stats.isFile()) throw new UsageError(`${path} is ${notAFile(stats)}, not a mirror`, { hint: 'Give --mirror the path of a file.' });
     if (!options.write && stats === undefined) {
       throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
     }
@@ -286,6 +287,14 @@ const AMOUNT_INDEX = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name 
 function appendText(appender: DuckDBAppender, text: string | null): void {
   if (text === null) appender.appendNull();
   else appender.appendVarchar(text);
+}
+
+/** What is at a path that is not a regular file, its links followed. */
+function notAFile(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a named pipe';
+  if (stats.isSocket()) return 'a socket';
+  return 'a device';
 }
 
 function statOrUndefined(path: string) {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -192,6 +193,31 @@ describe('mkt sync', () => {
     const outside = await client.run(['results', '--offline', '--exchange-name', 'NYSE']);
     expect(outside.code).toBe(2);
     expect(outside.stderr.split('\n')[0]).toBe('mkt: the mirror cannot answer this: the mirror holds no --exchange-name NYSE, only CBOE');
+  });
+
+  it('refuses a directory, a named pipe or a device as the mirror, in every mirror command, with nothing sent', async () => {
+    const dir = tempDir('mkt-mirror-');
+    const pipe = join(dir, 'pipe.duckdb');
+    execFileSync('mkfifo', [pipe]);
+    const { url, keys } = sandbox.current;
+    const counted = await relay(url);
+    const cases = [
+      [dir, 'a directory'],
+      [pipe, 'a named pipe'],
+      ['/dev/null', 'a device'],
+    ] as const;
+    for (const [mirror, kind] of cases) {
+      for (const args of [['sync'], ['sql', 'SELECT 1'], ['results', '--offline'], ['diff', 'NYSE', 'Equity']]) {
+        const run = await mkt(counted.url, keys.api_key, mirror).run([...args, '--mirror', mirror]);
+        expect({ args, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+          args,
+          code: 2,
+          stdout: '',
+          stderr: `mkt: ${mirror} is ${kind}, not a mirror\nGive --mirror the path of a file.\n`,
+        });
+      }
+    }
+    expect(counted.requests).toHaveLength(0);
   });
 
   it('loses nothing to faults and 429s mid-sync', async () => {
