@@ -17,12 +17,17 @@ interface ColumnReader {
 }
 
 export async function runSql(context: Context, request: { query: string; mirror?: string }): Promise<void> {
+  // DuckDB's own error for that is "Error in native callback".
+  if (holdsNoStatement(request.query)) {
+    throw new UsageError('the query holds no SQL statement', { hint: 'For example: mkt sql "SELECT count(*) FROM results"' });
+  }
   const output = outputOptions(context, (await context.settings()).defaultFormat);
   const path = await mirrorOf(context, request.mirror);
   const mirror = await Mirror.open(path, { write: false });
   context.defer(() => mirror.close());
   let result: DuckDBResult;
   try {
+    // Several statements run in turn, and the last one's answer is written, as with `psql -c`.
     result = await mirror.connection.stream(request.query);
   } catch (error) {
     throw new UsageError(duckdbMessage(error), { hint: `The query runs read-only on ${path}: tables results, results_with_values and mkt_* (docs/mirror.md).` });
@@ -31,6 +36,14 @@ export async function runSql(context: Context, request: { query: string; mirror?
   const readers = result.columnTypes().map(readerOf);
   const columns: Column[] = names.map((name, index) => ({ name, kind: readers[index]!.kind, nullable: true }));
   await writeDataset({ shape: 'list', batches: recordsOf(result, names, readers), columns, select: context.globals.columns }, output);
+}
+
+/**
+ * Whether a query is only blanks, semicolons and comments. A `--` or `/*` inside a string is
+ * taken for a comment too, which can leave text but never remove all of a statement.
+ */
+function holdsNoStatement(query: string): boolean {
+  return !/[^\s;]/.test(query.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ''));
 }
 
 async function* recordsOf(result: DuckDBResult, names: readonly string[], readers: readonly ColumnReader[]): AsyncGenerator<Record<string, unknown>[]> {

@@ -144,4 +144,18 @@ describe('mkt sql', () => {
     expect(write.stderr.split('\n')[0]).toContain('read-only');
     expect((await count()).stdout).toBe(before.stdout);
   });
+
+  it('is exit 2 for a query with no statement, and writes the last answer of several', async () => {
+    for (const query of ['', '  \n', ';', '-- only a comment']) {
+      const empty = await runInProcess(['sql', '--', query], env());
+      expect({ query, code: empty.code, stdout: empty.stdout, first: empty.stderr.split('\n')[0] }).toEqual({
+        query,
+        code: 2,
+        stdout: '',
+        first: 'mkt: the query holds no SQL statement',
+      });
+    }
+    const several = await runInProcess(['sql', 'CREATE TEMP TABLE t AS SELECT 42 AS v; SELECT v + 1 AS w FROM t', '-f', 'csv'], env());
+    expect(several).toMatchObject({ code: 0, stdout: 'w\r\n43\r\n', stderr: '' });
+  });
 });
