@@ -140,6 +140,7 @@ try {
     ...Object.fromEntries(NODE_VERSIONS.flatMap(([node, nodeVersion]) => [
       [`mkt results, one page, Node ${nodeVersion}`, `${mkt('results -f json', node)} > /dev/null`],
       [`mkt results --offline, one page, Node ${nodeVersion}`, `${mkt(`results --offline --mirror ${quote(mirror)} -f json`, node)} > /dev/null`],
+      [`DuckDB alone, one offline page, Node ${nodeVersion}`, `${quote(node)} ${quote(join(ROOT, 'test/bench/duckdb-floor.mjs'))} ${quote(mirror)}`],
     ])),
   };
   console.log('one exchange call …');
@@ -274,6 +275,8 @@ const lines = [
   '',
   `Mirror: a first \`mkt sync\` of ${MIRROR_RECORDS.toLocaleString('en-US')} records (a new file each run) against \`mkt results --all -f ndjson\``,
   `of the same walk; a sync that finds nothing new and \`results --offline\` read a mirror of the ${WALK_RECORDS.toLocaleString('en-US')}-record sandbox.`,
+  '"DuckDB alone" (test/bench/duckdb-floor.mjs) is what one offline page costs DuckDB without mkt: its library loaded, the mirror',
+  'opened, three queries like those of `results --offline`, the close. No build of `results --offline` can take less than this.',
   `Diff: \`mkt diff NYSE Equity --mirror FILE -f json\` of a version of ${diffSizes[0]} items and one derived from it (${diffSizes[1]} items),`,
   'added to a 3,000-record sandbox and synced to the mirror first.',
   '',
