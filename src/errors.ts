@@ -56,8 +56,11 @@ export class NotTheServiceError extends MktError {}
 
 /** Ctrl-C or SIGTERM. */
 export class InterruptedError extends MktError {
-  constructor(signal: NodeJS.Signals = 'SIGINT') {
-    super(`interrupted by ${signal}`);
+  constructor(
+    readonly signal: NodeJS.Signals = 'SIGINT',
+    options: MktErrorOptions = {},
+  ) {
+    super(`interrupted by ${signal}`, options);
   }
 }
 

@@ -87,9 +87,7 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
 }
 
 function report(error: unknown, log: Logger, verbose: boolean): void {
-  if (error instanceof InterruptedError) {
-    log.error(error.message);
-  } else if (error instanceof MktError) {
+  if (error instanceof MktError) {
     log.error(error.message, error.hint);
   } else {
     const message = error instanceof Error ? error.message : String(error);

@@ -2,7 +2,7 @@ import { ENUM_FILTER_VALUES, type ResultsQuery } from '../api/filters.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { Context } from '../context.js';
-import { EXIT_CODES, UsageError } from '../errors.js';
+import { EXIT_CODES, InterruptedError, UsageError } from '../errors.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
 import type { SyncSummary } from '../mirror/sync.js';
@@ -74,6 +74,12 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
       ...(newestPage ? { newestPage } : {}),
       onPage: (progressState) => progress.update(progressState),
     });
+  } catch (error) {
+    // Said to whoever stops a long first sync: nothing committed is lost.
+    if (error instanceof InterruptedError) {
+      throw new InterruptedError(error.signal, { hint: 'The mirror keeps what this sync committed; the next `mkt sync` carries on.' });
+    }
+    throw error;
   } finally {
     progress.clear();
   }

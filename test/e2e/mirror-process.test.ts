@@ -60,6 +60,27 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
+  it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
+    try {
+      const counted = await relay(sandbox.url);
+      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
+      const stopped = spawnMkt(['sync'], { env });
+      await until(() => counted.requests.length >= 200); // a commit has finished (see above)
+      stopped.child.kill('SIGINT');
+      const run = await stopped.result;
+      expect(run.code).toBe(130);
+      expect(run.stderr).toBe('mkt: interrupted by SIGINT\nThe mirror keeps what this sync committed; the next `mkt sync` carries on.\n');
+      const resumed = await runMkt(['sync', '-f', 'json'], { env });
+      expect(resumed.code).toBe(0);
+      const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
+      expect(summary.new_records).toBe(30_000);
+      expect(summary.requests).toBeLessThan(300);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
   it('lets one sync write at a time: a second, and a reader, say a sync is running (exit 1)', async () => {
     const sandbox = await startSandbox({ port: 0, records: 3000, latencyMs: 300 });
     try {
