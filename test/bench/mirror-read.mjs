@@ -7,7 +7,7 @@
 //
 //   node test/bench/mirror-read.mjs MIRROR [ROWS]
 import { createRequire } from 'node:module';
-import { RESULT_COLUMNS } from '../../dist/mirror/schema.js';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES as FIELDS } from '../../dist/api/fields.js';
 import { RecordReader, ROW_AS_JSON } from '../../dist/mirror/rows.js';
 import { formatTimestampMicros } from '../../dist/output/timestamps.js';
 
@@ -22,7 +22,6 @@ const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' })
 const connection = await instance.connect();
 const from = `FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id LIMIT ${Number(rows)}`;
 
-const FIELDS = RESULT_COLUMNS.split(', ');
 const COLUMNS = `${FIELDS.map((name) => `r.${name}`).join(', ')}, t.scraped_time, t.created_on`;
 
 /** Each way: its query, and how its result becomes records. */
@@ -35,7 +34,7 @@ const ways = {
         const record = {};
         FIELDS.forEach((name, field) => {
           const value = columns[field][row];
-          const spelled = name === 'scraped_time' ? columns[26][row] : name === 'created_on' ? columns[27][row] : null;
+          const spelled = name === 'scraped_time' ? columns[FIELDS.length][row] : name === 'created_on' ? columns[FIELDS.length + 1][row] : null;
           record[name] = value === null || typeof value === 'string' ? value : (spelled ?? formatTimestampMicros(value.micros, name === 'scraped_time'));
         });
         return record;
