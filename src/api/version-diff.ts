@@ -47,10 +47,14 @@ function identityOf(record: FeeScheduleResult): string {
   return JSON.stringify(IDENTITY_FIELDS.map((name) => (name === 'fee_category' ? category(record[name]) : record[name] ?? null)));
 }
 
+/** Whether two values are the same as JSON: a value of the server's may be anything, but it is nearly always text or null. */
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
+
 /** The compared fields on which two records differ (null and a missing field are the same). */
 function changedFields(before: FeeScheduleResult, after: FeeScheduleResult): string[] {
   const value = (record: FeeScheduleResult, name: string): unknown => (record as unknown as Record<string, unknown>)[name] ?? null;
-  return COMPARED_FIELDS.filter((name) => JSON.stringify(value(before, name)) !== JSON.stringify(value(after, name)));
+  return COMPARED_FIELDS.filter((name) => !sameValue(value(before, name), value(after, name)));
 }
 
 /** A record's compared fields as text: the order items of one identity are taken in, so that the output never depends on the service's order. */
@@ -154,6 +158,14 @@ function pairIdentity(allBefore: FeeScheduleResult[], allAfter: FeeScheduleResul
   return differences;
 }
 
+/** An identity with at most one item on each side, as most are: what pairIdentity gives, without its work. */
+function pairOne(before: FeeScheduleResult | undefined, after: FeeScheduleResult | undefined): Difference[] {
+  if (!after) return before ? [{ change: 'removed', before, after: null, fields: [] }] : [];
+  if (!before) return [{ change: 'added', before: null, after, fields: [] }];
+  const fields = changedFields(before, after);
+  return fields.length > 0 ? [{ change: 'changed', before, after, fields }] : [];
+}
+
 /**
  * The differences from version `before` to version `after`: one per added, removed or changed
  * line item, nothing for an item that did not change. The same inputs, in any order, give the
@@ -172,6 +184,7 @@ export function diffVersions(before: readonly FeeScheduleResult[], after: readon
   const byContent = (a: FeeScheduleResult, b: FeeScheduleResult) => (contentKey(a) < contentKey(b) ? -1 : contentKey(a) > contentKey(b) ? 1 : 0);
   return [...groups.keys()].sort().flatMap((key) => {
     const { before: old, after: now } = group(key);
+    if (old.length <= 1 && now.length <= 1) return pairOne(old[0], now[0]);
     return pairIdentity(old.sort(byContent), now.sort(byContent)).sort((a, b) => order[a.change] - order[b.change]);
   });
 }

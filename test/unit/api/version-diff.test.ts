@@ -59,6 +59,19 @@ describe('diffVersions', () => {
     ]);
   });
 
+  it('compares values that are not text as their JSON, and takes a missing field for null', () => {
+    const odd = (version: string, notes: unknown, conditions: unknown) =>
+      item(version, { fee_notes: notes, fee_conditions: conditions } as unknown as Partial<FeeScheduleResult>);
+    const { fee_extra_info: _, ...withoutExtra } = item('v2');
+    expect(diffVersions([odd('v1', { cap: [1, 2] }, 3)], [odd('v2', { cap: [1, 2] }, 3)])).toEqual([]);
+    expect(diffVersions([item('v1')], [withoutExtra as FeeScheduleResult])).toEqual([]);
+    const before = odd('v1', { cap: [1, 2] }, 3);
+    const after = odd('v2', { cap: [1, 3] }, '3');
+    expect(diffVersions([before], [after])).toEqual([{ change: 'changed', before, after, fields: ['fee_notes', 'fee_conditions'] }]);
+    const nulled = odd('v2', null, 3);
+    expect(diffVersions([before], [nulled])).toEqual([{ change: 'changed', before, after: nulled, fields: ['fee_notes'] }]);
+  });
+
   it('takes Fees And Rebates for Fee And Rebates, in any case', () => {
     expect(diffVersions([item('v1', { fee_category: 'FEES AND REBATES' })], [item('v2')])).toEqual([]);
   });
