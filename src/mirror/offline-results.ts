@@ -29,16 +29,20 @@ interface Cursor {
   /** Where the next read starts, and how many rows it takes. */
   offset: number;
   batch: number;
-  rows: FeeScheduleResult[];
+  /** Rows read and not yet taken by a page, from `taken` on: each a JSON array (ROW_AS_JSON), made a record when its page is. */
+  rows: string[];
+  taken: number;
   done: boolean;
 }
 
 /**
  * Each read of a walk takes this many times the rows of the one before, up to the most: a page
- * alone costs a top-N sort of one page, and a walk of every page a few sorts in all.
+ * alone costs a top-N sort of one page, and a walk of every page a few sorts in all. Reads of
+ * up to 65,536 rows took `--all` of a 1,000,000-record mirror to 819 MB, and of up to 8,192 to
+ * 487 MB, in about the same time (docs/performance.md, "Memory").
  */
 const BATCH_GROWTH = 4;
-const MAX_BATCH = 65_536;
+const MAX_BATCH = 8_192;
 
 /**
  * Answers results queries from a mirror as the service answers them (`mkt results --offline`):
@@ -78,11 +82,12 @@ export class MirrorResults implements ResultsSource {
     }
     let cursor = this.cursor;
     if (!cursor || cursor.key !== key || cursor.nextPage !== pageNumber) {
-      cursor = { key, nextPage: pageNumber, where, values, order, offset: pageNumber * pageSize, batch: pageSize, rows: [], done: false };
+      cursor = { key, nextPage: pageNumber, where, values, order, offset: pageNumber * pageSize, batch: pageSize, rows: [], taken: 0, done: false };
       this.cursor = cursor;
     }
-    while (cursor.rows.length < pageSize && !cursor.done) await this.read(cursor);
-    const data = cursor.rows.splice(0, pageSize);
+    while (cursor.rows.length - cursor.taken < pageSize && !cursor.done) await this.read(cursor);
+    const data = cursor.rows.slice(cursor.taken, cursor.taken + pageSize).map((row) => this.records.read(row) as unknown as FeeScheduleResult);
+    cursor.taken += data.length;
     cursor.nextPage++;
     return {
       success: true,
@@ -98,7 +103,7 @@ export class MirrorResults implements ResultsSource {
   }
 
   /**
-   * The cursor's next rows, as the records they were made from. The rows are chosen by their
+   * The cursor's next rows, each the JSON array of a record. The rows are chosen by their
    * order keys alone, and only they are read whole: sorting every column of a 30,000-record
    * mirror for its first page took 61-86 ms, and this 32-38 ms (docs/performance.md).
    */
@@ -111,7 +116,8 @@ export class MirrorResults implements ResultsSource {
     );
     // No rows come with no columns at all.
     const [rows = []] = reader.getColumns() as string[][];
-    for (const row of rows) cursor.rows.push(this.records.read(row) as unknown as FeeScheduleResult);
+    cursor.rows = cursor.rows.slice(cursor.taken).concat(rows);
+    cursor.taken = 0;
     cursor.done = rows.length < cursor.batch;
     cursor.offset += rows.length;
     cursor.batch = Math.min(cursor.batch * BATCH_GROWTH, MAX_BATCH);

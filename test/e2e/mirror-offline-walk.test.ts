@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import { expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// A walk of the mirror long enough for its reads to reach their largest (8,192 rows, which is no
+// whole number of pages) and go on: the rows a read leaves over begin the next page.
+const sandbox = useSandbox({ records: 17_000 });
+
+it('results --offline --all writes what the service does, over reads of the most rows', async () => {
+  const env = { env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'walk.duckdb') } };
+  expect((await runInProcess(['sync'], env)).code).toBe(0);
+  const online = await runInProcess(['results', '--all', '-f', 'ndjson'], env);
+  const offline = await runInProcess(['results', '--offline', '--all', '-f', 'ndjson'], env);
+  expect(online.code).toBe(0);
+  expect(offline).toMatchObject({ code: 0, stderr: '' });
+  expect(offline.stdout.split('\n')).toHaveLength(17_001);
+  expect(offline.stdout).toBe(online.stdout);
+}, 60_000);
