@@ -6,7 +6,7 @@ import { formatTimestampMicros } from '../output/timestamps.js';
 import { writeDataset } from '../output/write.js';
 import { loadDuckDB } from '../mirror/duckdb.js';
 import { mirrorOf } from '../mirror/location.js';
-import { duckdbMessage, Mirror } from '../mirror/mirror.js';
+import { duckdbMessage, isFileFailure, Mirror } from '../mirror/mirror.js';
 import { outputOptions } from './output-options.js';
 
 /** How one column of an answer becomes a field of the records mkt writes. */
@@ -28,8 +28,9 @@ export async function runSql(context: Context, request: { query: string; mirror?
   let result: DuckDBResult;
   try {
     // Several statements run in turn, and the last one's answer is written, as with `psql -c`.
-    result = await mirror.connection.stream(request.query);
+    result = await mirror.answer(request.query);
   } catch (error) {
+    if (isFileFailure(error)) throw mirror.failure(error);
     throw new UsageError(duckdbMessage(error), { hint: `The query runs read-only on ${path}: tables results, results_with_values and mkt_* (docs/mirror.md).` });
   }
   const names = result.deduplicatedColumnNames();

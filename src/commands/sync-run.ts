@@ -51,7 +51,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   }
 
   // Only a sync that has something to do loads the mirror's modules, and DuckDB.
-  const [{ Mirror }, { syncMirror }, { createProgress }] = await Promise.all([
+  const [{ Mirror, KEPT_BY_THE_MIRROR }, { syncMirror }, { createProgress }] = await Promise.all([
     import('../mirror/mirror.js'),
     import('../mirror/sync.js'),
     import('../io/progress.js'),
@@ -77,7 +77,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   } catch (error) {
     // Said to whoever stops a long first sync: nothing committed is lost.
     if (error instanceof InterruptedError) {
-      throw new InterruptedError(error.signal, { hint: 'The mirror keeps what this sync committed; the next `mkt sync` carries on.' });
+      throw new InterruptedError(error.signal, { hint: KEPT_BY_THE_MIRROR });
     }
     throw error;
   } finally {

@@ -1,6 +1,6 @@
 import { mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
@@ -32,6 +32,14 @@ type RecordTable = 'results' | 'mkt_walk_results';
 /** Where each table of records keeps the odd spellings of its timestamps (keepTimestampTexts). */
 const TIMESTAMP_TEXT_TABLE: Record<RecordTable, string> = { results: 'mkt_timestamp_text', mkt_walk_results: 'mkt_walk_timestamp_text' };
 
+/** Said when a sync stops part way: what it committed stays. */
+export const KEPT_BY_THE_MIRROR = 'The mirror keeps what this sync committed; the next `mkt sync` carries on.';
+
+/** DuckDB's errors that say the file (a full disk, a damaged block) or memory failed, not the SQL. */
+export function isFileFailure(error: unknown): boolean {
+  return /^(IO|Out of Memory) Error:/.test(duckdbMessage(error));
+}
+
 /** How much a sync may write to DuckDB's log before DuckDB moves it into the file. */
 const CHECKPOINT_THRESHOLD = '1GB';
 
@@ -48,9 +56,10 @@ export function duckdbMessage(error: unknown): string {
 export class Mirror {
   private constructor(
     readonly path: string,
+    private readonly writable: boolean,
     private readonly duckdb: DuckDBModule,
     private readonly instance: DuckDBInstance,
-    readonly connection: DuckDBConnection,
+    private readonly connection: DuckDBConnection,
   ) {}
 
   static async open(path: string, options: { write: boolean }): Promise<Mirror> {
@@ -83,15 +92,15 @@ export class Mirror {
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
     const { duckdb, instance } = opened;
-    const mirror = new Mirror(path, duckdb, instance, await instance.connect());
+    const mirror = new Mirror(path, options.write, duckdb, instance, await instance.connect());
     try {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
-        await mirror.connection.run(CREATE_SCHEMA);
+        await mirror.run(CREATE_SCHEMA);
         // DuckDB checkpoints when its log passes 16 MB, and each checkpoint of a walk's staging
         // table wrote its growing last row group again: a 300,000-record first sync took 9.5-10 s
         // with them and 8.3 s with one checkpoint, when the file closes (docs/performance.md).
-        await mirror.connection.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
+        await mirror.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
       }
       await mirror.readHeader();
     } catch (error) {
@@ -108,8 +117,12 @@ export class Mirror {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.connection.closeSync();
-    this.instance.closeSync();
+    try {
+      this.connection.closeSync();
+      this.instance.closeSync();
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   /** The identity recorded at the first sync, as it was when the mirror was opened: undefined before that sync. */
@@ -137,10 +150,7 @@ export class Mirror {
   /** Every id of a table. */
   async ids(table: RecordTable): Promise<IdSet> {
     const ids = new IdSet();
-    const result = await this.connection.stream(`SELECT id FROM ${table}`);
-    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-      for (const id of chunk.getColumnValues(0)) ids.add(id as string);
-    }
+    for (const id of await this.column(`SELECT id FROM ${table}`)) ids.add(id as string);
     return ids;
   }
 
@@ -152,10 +162,10 @@ export class Mirror {
 
   /** Runs `work` in one transaction: all of it is committed, or none. */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
-    await this.connection.run('BEGIN TRANSACTION');
+    await this.run('BEGIN TRANSACTION');
     try {
       const result = await work();
-      await this.connection.run('COMMIT');
+      await this.run('COMMIT');
       return result;
     } catch (error) {
       await this.connection.run('ROLLBACK').catch(() => {});
@@ -166,27 +176,63 @@ export class Mirror {
   /** Appends records to `table`, and the amounts they bring to mkt_amounts. Call within a transaction. */
   async append(table: RecordTable, records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const appender = await this.connection.createAppender(table);
-    try {
-      for (const record of records) {
-        this.appendValues(appender, record);
-        appender.endRow();
+    await this.onFile(async () => {
+      const appender = await this.connection.createAppender(table);
+      try {
+        for (const record of records) {
+          this.appendValues(appender, record);
+          appender.endRow();
+        }
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
       }
-      appender.flushSync();
-    } finally {
-      appender.closeSync();
-    }
-    await this.keepTimestampTexts(TIMESTAMP_TEXT_TABLE[table], records);
-    await this.addAmounts(records);
+      await this.keepTimestampTexts(TIMESTAMP_TEXT_TABLE[table], records);
+      await this.addAmounts(records);
+    });
   }
 
   async run(sql: string, values?: DuckDBValue[]): Promise<void> {
-    await this.connection.run(sql, values);
+    await this.onFile(() => this.connection.run(sql, values));
   }
 
   async rows(sql: string, values?: DuckDBValue[]): Promise<Record<string, DuckDBValue>[]> {
-    const reader = await this.connection.runAndReadAll(sql, values);
+    const reader = await this.onFile(() => this.connection.runAndReadAll(sql, values));
     return reader.getRowObjects();
+  }
+
+  /** The first column of a query's answer (none when it has no rows). */
+  async column(sql: string, values?: DuckDBValue[]): Promise<DuckDBValue[]> {
+    const reader = await this.onFile(() => this.connection.runAndReadAll(sql, values));
+    return reader.getColumns()[0] ?? [];
+  }
+
+  /**
+   * A query's whole answer, for `mkt sql`: its errors are DuckDB's, for the caller to tell the
+   * query's own from the file's (isFileFailure). The answer is read whole before a row is
+   * written: a streamed answer that fails part way ends as if it were complete, since
+   * @duckdb/node-bindings' fetch_chunk does not read DuckDB's error (duckdb_result_error).
+   */
+  answer(sql: string): Promise<DuckDBResult> {
+    return this.connection.run(sql);
+  }
+
+  /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept. */
+  failure(error: unknown): MktError {
+    if (error instanceof MktError) return error;
+    const what = this.writable ? 'write' : 'read';
+    return new MktError(`cannot ${what} the mirror ${this.path}: ${duckdbMessage(error)}`, {
+      hint: this.writable ? KEPT_BY_THE_MIRROR : undefined,
+      cause: error,
+    });
+  }
+
+  private async onFile<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw this.failure(error);
+    }
   }
 
   private appendValues(appender: DuckDBAppender, record: StoredRecord): void {
@@ -269,8 +315,8 @@ export class Mirror {
     let rows: Record<string, DuckDBValue>[];
     try {
       rows = await this.rows('SELECT layout, service, filters FROM mkt_mirror');
-    } catch {
-      throw this.notAMirror();
+    } catch (error) {
+      throw isFileFailure((error as Error).cause) ? error : this.notAMirror();
     }
     const [row] = rows;
     if (!row) return;

@@ -109,13 +109,11 @@ export class MirrorResults implements ResultsSource {
    */
   private async read(cursor: Cursor): Promise<void> {
     const chosen = `SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`;
-    const reader = await this.mirror.connection.runAndReadAll(
+    const rows = (await this.mirror.column(
       `SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
        WHERE r.rowid IN (${chosen}) ORDER BY ${cursor.order}`,
       cursor.values,
-    );
-    // No rows come with no columns at all.
-    const [rows = []] = reader.getColumns() as string[][];
+    )) as string[];
     cursor.rows = cursor.rows.slice(cursor.taken).concat(rows);
     cursor.taken = 0;
     cursor.done = rows.length < cursor.batch;

@@ -1,3 +1,4 @@
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
@@ -138,11 +139,35 @@ describe('mkt sql', () => {
     expect(before.stdout).toMatch(/^n\r\n\d+\r\n$/);
     const bad = await runInProcess(['sql', 'SELEC 1'], env());
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split('\n')[0]).toBe('mkt: Failed to extract statements: Parser Error: syntax error at or near "SELEC"');
+    expect(bad.stderr.split('\n')[0]).toBe('mkt: Parser Error: syntax error at or near "SELEC"');
     const write = await runInProcess(['sql', 'DELETE FROM results'], env());
     expect(write.code).toBe(2);
     expect(write.stderr.split('\n')[0]).toContain('read-only');
     expect((await count()).stdout).toBe(before.stdout);
+  });
+
+  it('is exit 2 for an error deep in the answer, and writes nothing: not the rows before it', async () => {
+    const output = join(tempDir('mkt-sql-'), 'answer.csv');
+    // Streamed, the answer ended at the failing row as if complete: 1,500,001 rows and exit 0.
+    const query = "SELECT i, (CASE WHEN i > 1500000 THEN 'x' ELSE '1' END)::INTEGER AS n FROM range(2000000) t(i)";
+    const failed = await runInProcess(['sql', query, '-f', 'csv', '-o', output], env());
+    expect(failed).toMatchObject({ code: 2, stdout: '' });
+    expect(failed.stderr.split('\n')[0]).toBe("mkt: Conversion Error: Could not convert string 'x' to INT32");
+    expect(existsSync(output)).toBe(false);
+  });
+
+  it('says a damaged mirror cannot be read, exit 1, where the query is not at fault', async () => {
+    const damaged = join(tempDir('mkt-damaged-'), 'damaged.duckdb');
+    copyFileSync(mirror, damaged);
+    const bytes = readFileSync(damaged);
+    bytes.fill(0xff, bytes.length / 2, bytes.length / 2 + 300_000);
+    writeFileSync(damaged, bytes);
+    const corrupt = /^mkt: cannot read the mirror \S+damaged\.duckdb: IO Error: Corrupt database file: .*\n$/;
+    for (const command of [['results', '--offline', '--all', '-f', 'ndjson'], ['sql', 'SELECT max(fee_notes) FROM results']]) {
+      const run = await runInProcess([...command, '--mirror', damaged], env());
+      expect({ command, code: run.code, stdout: run.stdout }).toEqual({ command, code: 1, stdout: '' });
+      expect(run.stderr).toMatch(corrupt);
+    }
   });
 
   it('is exit 2 for a query with no statement, and writes the last answer of several', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -218,6 +218,22 @@ describe('mkt sync', () => {
       }
     }
     expect(counted.requests).toHaveLength(0);
+  });
+
+  it('says a full disk cannot be written, exit 1, and the next sync carries on', async () => {
+    const mirror = newMirror();
+    // DuckDB's log, written at every commit, goes to a device where every write is ENOSPC.
+    symlinkSync('/dev/full', `${mirror}.wal`);
+    const { url, keys } = sandbox.current;
+    const full = await mkt(url, keys.api_key, mirror).run(['sync']);
+    expect({ code: full.code, stdout: full.stdout }).toEqual({ code: 1, stdout: '' });
+    expect(full.stderr).toBe(
+      `mkt: cannot write the mirror ${mirror}: TransactionContext Error: Failed to commit: Could not write file "${mirror}.wal": No space left on device\n`
+      + 'The mirror keeps what this sync committed; the next `mkt sync` carries on.\n',
+    );
+    unlinkSync(`${mirror}.wal`);
+    expect((await mkt(url, keys.api_key, mirror).sync()).code).toBe(0);
+    await expectMirrorEqualsService(url, keys.api_key, mirror);
   });
 
   it('loses nothing to faults and 429s mid-sync', async () => {
