@@ -65,7 +65,7 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, [request.exchange]);
   const group = { exchange: request.exchange, feeType: request.feeType };
-  const source = (await mirrorHolding(context, request)) ?? (await context.client());
+  const source = (await mirrorHolding(context, request, output.outputPath)) ?? (await context.client());
   const pair = await findVersionPair(source, group, { from: request.from, to: request.to });
   context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
   if (!pair.from) {
@@ -96,10 +96,12 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
  * service, and its filters take in every version of the exchange's fee type. Otherwise undefined
  * (the service is asked), but for a mirror named with --mirror, which must hold it.
  */
-async function mirrorHolding(context: Context, request: DiffRequest): Promise<ResultsSource | undefined> {
-  const { mirrorOf, serviceOf } = await import('../mirror/location.js');
+async function mirrorHolding(context: Context, request: DiffRequest, outputPath: string | undefined): Promise<ResultsSource | undefined> {
+  const { checkNotWritingTheMirror, mirrorOf, serviceOf } = await import('../mirror/location.js');
   const named = request.mirror !== undefined;
   const path = await mirrorOf(context, request.mirror);
+  // Even a diff the service answers would put its answer in place of the mirror.
+  checkNotWritingTheMirror(outputPath, path);
   if (!named && !statSync(path, { throwIfNoEntry: false })?.isFile()) return undefined;
   const [{ Mirror: MirrorFile }, { outsideOfMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
     import('../mirror/mirror.js'),

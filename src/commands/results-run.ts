@@ -53,7 +53,7 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
-  const client = request.offline ? await openOffline(context, request.query, request.offline.mirror) : await context.client();
+  const client = request.offline ? await openOffline(context, request.query, request.offline.mirror, output.outputPath) : await context.client();
   const walking = request.all || request.limit !== undefined;
   const showsProgress = walking && deps.stderr.isTTY === true && globals.quiet !== true && dataWaitsForTheWalk(output);
   const progress = await createProgress({
@@ -108,9 +108,10 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
 }
 
 /** The mirror, answering as the service would: a query it cannot answer whole is a usage error. */
-async function openOffline(context: Context, query: ResultsQuery, flag: string | undefined): Promise<ResultsSource> {
-  const [{ mirrorOf }, { Mirror }] = await Promise.all([import('../mirror/location.js'), import('../mirror/mirror.js')]);
+async function openOffline(context: Context, query: ResultsQuery, flag: string | undefined, outputPath: string | undefined): Promise<ResultsSource> {
+  const [{ checkNotWritingTheMirror, mirrorOf }, { Mirror }] = await Promise.all([import('../mirror/location.js'), import('../mirror/mirror.js')]);
   const path = await mirrorOf(context, flag);
+  checkNotWritingTheMirror(outputPath, path);
   // DuckDB opens the file on its own threads while the rest loads.
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
     Mirror.open(path, { write: false }).then((opened) => {

@@ -5,7 +5,7 @@ import type { Column, ColumnKind } from '../output/exporter.js';
 import { formatTimestampMicros } from '../output/timestamps.js';
 import { writeDataset } from '../output/write.js';
 import { loadDuckDB } from '../mirror/duckdb.js';
-import { mirrorOf } from '../mirror/location.js';
+import { checkNotWritingTheMirror, mirrorOf } from '../mirror/location.js';
 import { duckdbMessage, isFileFailure, Mirror } from '../mirror/mirror.js';
 import { outputOptions } from './output-options.js';
 
@@ -23,6 +23,7 @@ export async function runSql(context: Context, request: { query: string; mirror?
   }
   const output = outputOptions(context, (await context.settings()).defaultFormat);
   const path = await mirrorOf(context, request.mirror);
+  checkNotWritingTheMirror(output.outputPath, path);
   const mirror = await Mirror.open(path, { write: false });
   context.defer(() => mirror.close());
   let result: DuckDBResult;

@@ -1,6 +1,8 @@
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../context.js';
 import { dataDirectory } from '../config/paths.js';
+import { UsageError } from '../errors.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -21,6 +23,18 @@ export async function mirrorOf(context: Context, flag: string | undefined): Prom
   const { resolveSettings } = await import('../config/resolve.js');
   const { profile } = resolveSettings({ flags: context.globals, env: context.deps.env });
   return mirrorLocation(flag, context.deps.env, profile, context.globals.sandbox === true);
+}
+
+/**
+ * Refuses `-o` naming the mirror a command reads (by its path, or by a link to it): the answer
+ * would be renamed into its place, and the mirror lost.
+ */
+export function checkNotWritingTheMirror(outputPath: string | undefined, mirror: string): void {
+  if (outputPath === undefined) return;
+  const output = statSync(outputPath, { throwIfNoEntry: false });
+  const held = statSync(mirror, { throwIfNoEntry: false });
+  const same = path.resolve(outputPath) === mirror || (output !== undefined && held !== undefined && output.dev === held.dev && output.ino === held.ino);
+  if (same) throw new UsageError(`-o names the mirror ${mirror}, which the answer would replace`, { hint: 'Write the answer to another file.' });
 }
 
 /** The service a mirror is of: `sandbox`, or the base URL without its trailing slashes. */

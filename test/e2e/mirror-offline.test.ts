@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
@@ -168,6 +168,25 @@ describe('mkt sql', () => {
       expect({ command, code: run.code, stdout: run.stdout }).toEqual({ command, code: 1, stdout: '' });
       expect(run.stderr).toMatch(corrupt);
     }
+  });
+
+  it('refuses -o naming the mirror it reads, or a link to it, and leaves the mirror whole', async () => {
+    const link = join(tempDir('mkt-link-'), 'link.duckdb');
+    symlinkSync(mirror, link);
+    const before = readFileSync(mirror);
+    for (const target of [mirror, link]) {
+      for (const args of [['sql', 'SELECT 1 AS n'], ['results', '--offline'], ['diff', 'NYSE', 'Option']]) {
+        const run = await runInProcess([...args, '-f', 'csv', '-o', target], env());
+        expect({ args, target, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+          args,
+          target,
+          code: 2,
+          stdout: '',
+          stderr: `mkt: -o names the mirror ${mirror}, which the answer would replace\nWrite the answer to another file.\n`,
+        });
+      }
+    }
+    expect(readFileSync(mirror).equals(before)).toBe(true);
   });
 
   it('is exit 2 for a query with no statement, and writes the last answer of several', async () => {
