@@ -9,9 +9,6 @@ import { type DuckDBModule, duckdbOpener, type OpenedDuckDB } from './duckdb.js'
 import type { StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
-/** Another process (a sync) holds the mirror for writing. */
-export class MirrorBusyError extends MktError {}
-
 /** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
 export interface MirrorIdentity {
   /** The base URL, or `sandbox` for the in-process sandbox of `--sandbox`. */
@@ -86,9 +83,11 @@ export class Mirror {
       if (error instanceof MktError) throw error;
       const message = duckdbMessage(error);
       const holder = /Conflicting lock is held in .*?\(PID (\d+)\)/.exec(message);
-      if (holder) {
-        throw new MirrorBusyError(`a sync is writing ${path} (pid ${holder[1]})`, { hint: 'Run the command again when it has finished.' });
+      // Readers share the file, so what keeps a reader out is a writer; a sync, any other process.
+      if (holder && options.write) {
+        throw new MktError(`another process is using ${path} (pid ${holder[1]})`, { hint: 'Run the sync again when it has finished.' });
       }
+      if (holder) throw new MktError(`a sync is writing ${path} (pid ${holder[1]})`, { hint: 'Run the command again when it has finished.' });
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
     const { duckdb, instance } = opened;

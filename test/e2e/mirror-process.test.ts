@@ -81,7 +81,7 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
-  it('lets one sync write at a time: a second, and a reader, say a sync is running (exit 1)', async () => {
+  it('lets one sync write at a time: a second says the file is in use, a reader that a sync is writing (exit 1)', async () => {
     const sandbox = await startSandbox({ port: 0, records: 3000, latencyMs: 300 });
     try {
       const mirror = join(tempDir('mkt-mirror-'), 'busy.duckdb');
@@ -91,9 +91,10 @@ describe('a mirror across processes', () => {
       await until(() => counted.requests.length >= 2);
       const second = await runInProcess(['sync'], { env });
       expect(second.code).toBe(1);
-      expect(second.stderr).toMatch(/^mkt: a sync is writing \S+busy\.duckdb \(pid \d+\)\nRun the command again when it has finished\.\n$/);
+      expect(second.stderr).toMatch(/^mkt: another process is using \S+busy\.duckdb \(pid \d+\)\nRun the sync again when it has finished\.\n$/);
       const reader = await runInProcess(['sql', 'SELECT 1'], { env });
       expect(reader.code).toBe(1);
+      expect(reader.stderr).toMatch(/^mkt: a sync is writing \S+busy\.duckdb \(pid \d+\)\nRun the command again when it has finished\.\n$/);
       expect((await running.result).code).toBe(0);
       expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], { env })).stdout).toBe('n\r\n3000\r\n');
     } finally {
