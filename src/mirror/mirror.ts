@@ -103,7 +103,10 @@ export class Mirror {
       }
       await mirror.readHeader();
     } catch (error) {
-      mirror.close();
+      // What failed is what is said, not the close after it.
+      try {
+        mirror.close();
+      } catch {}
       throw error;
     }
     return mirror;
