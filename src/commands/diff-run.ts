@@ -110,7 +110,7 @@ async function mirrorHolding(context: Context, request: DiffRequest, outputPath:
   ]);
   let mirror: Mirror;
   try {
-    mirror = await MirrorFile.open(path, { write: false });
+    mirror = await MirrorFile.open(path, { write: false, signal: context.signal });
   } catch (error) {
     // No DuckDB, or a sync writing it: the service answers instead.
     if (named) throw error;

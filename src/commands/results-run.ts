@@ -114,7 +114,7 @@ async function openOffline(context: Context, query: ResultsQuery, flag: string |
   checkNotWritingTheMirror(outputPath, path);
   // DuckDB opens the file on its own threads while the rest loads.
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
-    Mirror.open(path, { write: false }).then((opened) => {
+    Mirror.open(path, { write: false, signal: context.signal }).then((opened) => {
       context.defer(() => opened.close());
       return opened;
     }),

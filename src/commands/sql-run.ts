@@ -24,14 +24,14 @@ export async function runSql(context: Context, request: { query: string; mirror?
   const output = outputOptions(context, (await context.settings()).defaultFormat);
   const path = await mirrorOf(context, request.mirror);
   checkNotWritingTheMirror(output.outputPath, path);
-  const mirror = await Mirror.open(path, { write: false });
+  const mirror = await Mirror.open(path, { write: false, signal: context.signal });
   context.defer(() => mirror.close());
   let result: DuckDBResult;
   try {
     // Several statements run in turn, and the last one's answer is written, as with `psql -c`.
     result = await mirror.answer(request.query);
   } catch (error) {
-    if (isFileFailure(error)) throw mirror.failure(error);
+    if (isFileFailure(error) || context.signal.aborted) throw mirror.failure(error);
     throw new UsageError(duckdbMessage(error), { hint: `The query runs read-only on ${path}: tables results, results_with_values and mkt_* (docs/mirror.md).` });
   }
   const names = result.deduplicatedColumnNames();

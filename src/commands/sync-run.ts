@@ -56,7 +56,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     import('../mirror/sync.js'),
     import('../io/progress.js'),
   ]);
-  const mirror = await Mirror.open(path, { write: true });
+  const mirror = await Mirror.open(path, { write: true, signal: context.signal });
   context.defer(() => mirror.close());
   const progress = await createProgress({
     stream: deps.stderr,

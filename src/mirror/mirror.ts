@@ -57,9 +57,16 @@ export class Mirror {
     private readonly duckdb: DuckDBModule,
     private readonly instance: DuckDBInstance,
     private readonly connection: DuckDBConnection,
-  ) {}
+    private readonly signal: AbortSignal | undefined,
+  ) {
+    // Ctrl-C ends a query at once: the process could not exit while DuckDB ran one to its end.
+    signal?.addEventListener('abort', () => {
+      if (!this.closed) this.connection.interrupt();
+    }, { once: true });
+  }
 
-  static async open(path: string, options: { write: boolean }): Promise<Mirror> {
+  /** Opens the file; `signal`, when it aborts, interrupts the query running then, which fails with the signal's reason. */
+  static async open(path: string, options: { write: boolean; signal?: AbortSignal }): Promise<Mirror> {
     const stats = statOrUndefined(path);
     // DuckDB would wait forever to open a named pipe, and try to write a device.
     if (stats && !stats.isFile()) throw new UsageError(`${path} is ${notAFile(stats)}, not a mirror`, { hint: 'Give --mirror the path of a file.' });
@@ -91,7 +98,7 @@ export class Mirror {
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
     const { duckdb, instance } = opened;
-    const mirror = new Mirror(path, options.write, duckdb, instance, await instance.connect());
+    const mirror = new Mirror(path, options.write, duckdb, instance, await instance.connect(), options.signal);
     try {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
@@ -216,12 +223,14 @@ export class Mirror {
    * @duckdb/node-bindings' fetch_chunk does not read DuckDB's error (duckdb_result_error).
    */
   answer(sql: string): Promise<DuckDBResult> {
+    this.throwIfAborted();
     return this.connection.run(sql);
   }
 
-  /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept. */
+  /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept; or why it was interrupted. */
   failure(error: unknown): MktError {
     if (error instanceof MktError) return error;
+    if (this.signal?.aborted && this.signal.reason instanceof MktError) return this.signal.reason;
     const what = this.writable ? 'write' : 'read';
     return new MktError(`cannot ${what} the mirror ${this.path}: ${duckdbMessage(error)}`, {
       hint: this.writable ? KEPT_BY_THE_MIRROR : undefined,
@@ -230,11 +239,17 @@ export class Mirror {
   }
 
   private async onFile<T>(call: () => Promise<T>): Promise<T> {
+    this.throwIfAborted();
     try {
       return await call();
     } catch (error) {
       throw this.failure(error);
     }
+  }
+
+  /** A query started after the signal would not be interrupted. */
+  private throwIfAborted(): void {
+    if (this.signal?.aborted) throw this.signal.reason;
   }
 
   private appendValues(appender: DuckDBAppender, record: StoredRecord): void {

@@ -81,6 +81,24 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
+  it('ends a long mkt sql at Ctrl-C, where the process waited for the query to end', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 100 });
+    let long: ReturnType<typeof spawnMkt> | undefined;
+    try {
+      const env = { MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'long.duckdb') };
+      expect((await runInProcess(['sync'], { env })).code).toBe(0);
+      // Minutes of work for DuckDB.
+      long = spawnMkt(['sql', 'SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3'], { env });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      long.child.kill('SIGINT');
+      const run = await long.result;
+      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 130, stdout: '', stderr: 'mkt: interrupted by SIGINT\n' });
+    } finally {
+      long?.child.kill('SIGKILL');
+      await sandbox.close();
+    }
+  }, 60_000);
+
   it('lets one sync write at a time: a second says the file is in use, a reader that a sync is writing (exit 1)', async () => {
     const sandbox = await startSandbox({ port: 0, records: 3000, latencyMs: 300 });
     try {
