@@ -90,7 +90,7 @@ export class Mirror {
       if (error instanceof MktError) throw error;
       const message = duckdbMessage(error);
       const holder = /Conflicting lock is held in .*?\(PID (\d+)\)/.exec(message);
-      // Readers share the file, so what keeps a reader out is a writer; a sync, any other process.
+      // Readers share the file: a reader is kept out only by a writer (a sync), a sync by any other process.
       if (holder && options.write) {
         throw new MktError(`another process is using ${path} (pid ${holder[1]})`, { hint: 'Run the sync again when it has finished.' });
       }
