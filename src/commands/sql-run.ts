@@ -37,7 +37,12 @@ export async function runSql(context: Context, request: { query: string; mirror?
   const names = result.deduplicatedColumnNames();
   const readers = result.columnTypes().map(readerOf);
   const columns: Column[] = names.map((name, index) => ({ name, kind: readers[index]!.kind, nullable: true }));
-  await writeDataset({ shape: 'list', batches: recordsOf(result, names, readers), columns, select: context.globals.columns }, output);
+  const written = await writeDataset({ shape: 'list', batches: recordsOf(result, names, readers), columns, select: context.globals.columns }, output);
+  // An empty table draws nothing: said on a terminal, as psql says `(0 rows)`, of a query (not of SET, say).
+  const query = result.statementType === loadDuckDB().StatementType.SELECT;
+  if (written.records === 0 && query && context.deps.stderr.isTTY === true && context.globals.quiet !== true) {
+    context.log.info('the answer has no rows');
+  }
 }
 
 /**

@@ -189,6 +189,16 @@ describe('mkt sql', () => {
     expect(readFileSync(mirror).equals(before)).toBe(true);
   });
 
+  it('says on a terminal that an answer has no rows, and nothing for a statement that is no query (SET)', async () => {
+    const terminal = { isTTY: true, columns: 80 };
+    const empty = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv'], { ...env(), stderr: terminal });
+    expect(empty).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: 'the answer has no rows\n' });
+    const set = await runInProcess(['sql', 'SET threads = 1', '-f', 'csv'], { ...env(), stderr: terminal });
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    const piped = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv'], env());
+    expect(piped).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: '' });
+  });
+
   it('is exit 2 for a query with no statement, and writes the last answer of several', async () => {
     for (const query of ['', '  \n', ';', '-- only a comment']) {
       const empty = await runInProcess(['sql', '--', query], env());
