@@ -197,6 +197,8 @@ describe('mkt sql', () => {
     expect(set).toMatchObject({ code: 0, stderr: '' });
     const piped = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv'], env());
     expect(piped).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: '' });
+    const quiet = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv', '--quiet'], { ...env(), stderr: terminal });
+    expect(quiet).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: '' });
   });
 
   it('is exit 2 for a query with no statement, and writes the last answer of several', async () => {
