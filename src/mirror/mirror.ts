@@ -156,10 +156,23 @@ export class Mirror {
     return rows.map((row) => row.id as string);
   }
 
-  /** Every id of a table. */
+  /**
+   * Every id of a table, streamed: read whole, the ids of a million records took 400 MB instead of
+   * 190. A streamed answer that fails part way ends as if complete (see answer), so the ids read
+   * are counted against the table's rows.
+   */
   async ids(table: RecordTable): Promise<IdSet> {
     const ids = new IdSet();
-    for (const id of await this.column(`SELECT id FROM ${table}`)) ids.add(id as string);
+    let read = 0;
+    await this.onFile(async () => {
+      const result = await this.connection.stream(`SELECT id FROM ${table}`);
+      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+        for (const id of chunk.getColumnValues(0)) ids.add(id as string);
+        read += chunk.rowCount;
+      }
+    });
+    const rows = await this.count(table);
+    if (read !== rows) throw this.failure(new Error(`the ids of ${table} stopped at ${read} of ${rows} rows`));
     return ids;
   }
 
