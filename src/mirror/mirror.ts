@@ -1,6 +1,6 @@
 import { mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResult, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResult, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
@@ -219,14 +219,16 @@ export class Mirror {
   }
 
   async rows(sql: string, values?: DuckDBValue[]): Promise<Record<string, DuckDBValue>[]> {
-    const reader = await this.onFile(() => this.connection.runAndReadAll(sql, values));
-    return reader.getRowObjects();
+    return (await this.readAll(sql, values)).getRowObjects();
   }
 
   /** The first column of a query's answer (none when it has no rows). */
   async column(sql: string, values?: DuckDBValue[]): Promise<DuckDBValue[]> {
-    const reader = await this.onFile(() => this.connection.runAndReadAll(sql, values));
-    return reader.getColumns()[0] ?? [];
+    return (await this.readAll(sql, values)).getColumns()[0] ?? [];
+  }
+
+  private readAll(sql: string, values?: DuckDBValue[]): Promise<DuckDBResultReader> {
+    return this.onFile(() => this.connection.runAndReadAll(sql, values));
   }
 
   /**
