@@ -1,6 +1,6 @@
 // Part of `npm run build`: @duckdb/node-api's JavaScript, about 60 CommonJS files, bundled from
-// its entry point into one, dist/vendor/duckdb-node-api.cjs, which is what the mirror's commands
-// load (src/mirror/duckdb.ts). Node resolved, read and compiled the files one by one in 100 ms;
+// its entry point into one, dist/vendor/duckdb-node-api.cjs, which a sync's appends and the
+// answers of `mkt sql` load (src/mirror/duckdb.ts). Node resolved, read and compiled the files one by one in 100 ms;
 // the bundle loads in 45-50 (docs/performance.md). The native library, @duckdb/node-bindings,
 // stays a package of its own. Without @duckdb/node-api (installed without optional dependencies)
 // there is nothing to bundle, and the mirror's commands say DuckDB is not installed.

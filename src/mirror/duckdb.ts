@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
+import { endianness } from 'node:os';
 import type * as DuckDB from '@duckdb/node-api';
 import type * as DuckDBBindings from '@duckdb/node-bindings';
 import { MktError } from '../errors.js';
 
 export type DuckDBModule = typeof DuckDB;
+type Bindings = typeof DuckDBBindings;
 
 /**
  * DuckDB's optional packages, loaded only by the mirror's commands: with require rather than
@@ -11,54 +13,205 @@ export type DuckDBModule = typeof DuckDB;
  */
 const require = createRequire(import.meta.url);
 
-let loaded: DuckDBModule | undefined;
+/** What mkt's own queries bind, and read back: text, whole numbers, booleans and nulls. */
+export type SqlValue = string | number | bigint | boolean | null;
 
-/**
- * `@duckdb/node-api`, DuckDB's JavaScript API, as the build bundled it (scripts/bundle-duckdb.js).
- * The path holds from dist/mirror and from src/mirror alike: tests run the sources, after a build.
- */
+let api: DuckDBModule | undefined;
+
+/** Where the build bundled @duckdb/node-api, from dist/mirror and from src/mirror alike: tests run the sources, after a build. */
+const API_BUNDLE = '../../dist/vendor/duckdb-node-api.cjs';
+
+/** `@duckdb/node-api`, DuckDB's JavaScript API, as the build bundled it (scripts/bundle-duckdb.js). */
 export function loadDuckDB(): DuckDBModule {
-  loaded ??= load<DuckDBModule>('../../dist/vendor/duckdb-node-api.cjs');
-  return loaded;
+  api ??= installed(() => require(API_BUNDLE) as DuckDBModule);
+  return api;
 }
-
-/** A DuckDB file, open, and the API it was opened with. */
-export interface OpenedDuckDB {
-  duckdb: DuckDBModule;
-  instance: DuckDB.DuckDBInstance;
-}
-
-/** Opens a DuckDB file. */
-export type DuckDBOpener = (path: string, options: { readOnly: boolean }) => Promise<OpenedDuckDB>;
 
 /**
- * DuckDB's opener, once its native library (`@duckdb/node-bindings`, which @duckdb/node-api
- * wraps) has loaded: throws when DuckDB is not installed. The library starts opening a file on
- * DuckDB's own threads, and @duckdb/node-api's JavaScript loads meanwhile: one after the other,
- * the two took 35-40 and 48-52 ms (docs/performance.md). The opener rejects with DuckDB's error when
- * the file cannot be opened.
+ * One DuckDB file and a connection to it, through `@duckdb/node-bindings`, the native library that
+ * @duckdb/node-api wraps. mkt's own queries (a mirror's header, counts, pages of records as JSON,
+ * ids) bind and read text, whole numbers and booleans alone, which are read here from DuckDB's C
+ * API. @duckdb/node-api, which reads every type, loads only for what needs it (`api()`): a sync's
+ * appenders, the answers of `mkt sql`. Loading it was a fifth of a `results --offline` page
+ * (docs/performance.md, "The mirror").
  */
-export function duckdbOpener(): DuckDBOpener {
-  const bindings = load<typeof DuckDBBindings>('@duckdb/node-bindings');
-  return async (path, options) => {
+export class DuckDBFile {
+  private apiConnection: DuckDB.DuckDBConnection | undefined;
+
+  private constructor(
+    private readonly bindings: Bindings,
+    private readonly database: DuckDBBindings.Database,
+    private readonly connection: DuckDBBindings.Connection,
+  ) {}
+
+  /** Opens a file: throws MktError when DuckDB is not installed, and DuckDB's error when it cannot open the file. */
+  static async open(path: string, options: { readOnly: boolean }): Promise<DuckDBFile> {
+    const bindings = installed(() => require('@duckdb/node-bindings') as Bindings);
+    // A file written is appended to, which needs @duckdb/node-api: without it, nothing is begun.
+    if (!options.readOnly) installed(() => require.resolve(API_BUNDLE));
     const config = bindings.create_config();
     if (options.readOnly) bindings.set_config(config, 'access_mode', 'READ_ONLY');
-    const opening = bindings.open(path, config);
-    let duckdb: DuckDBModule;
+    const database = await bindings.open(path, config);
     try {
-      duckdb = loadDuckDB();
+      return new DuckDBFile(bindings, database, await bindings.connect(database));
     } catch (error) {
-      opening.then((database) => bindings.close_sync(database)).catch(() => {});
+      bindings.close_sync(database);
       throw error;
     }
-    return { duckdb, instance: new duckdb.DuckDBInstance(await opening) };
-  };
+  }
+
+  /** Runs SQL: several statements when nothing is bound, one when values are. */
+  async run(sql: string, values?: readonly SqlValue[]): Promise<void> {
+    await this.execute(sql, values);
+  }
+
+  /** A query's answer, read whole, each row an object of its columns. */
+  async rows(sql: string, values?: readonly SqlValue[]): Promise<Record<string, SqlValue>[]> {
+    const result = await this.execute(sql, values);
+    const names = Array.from({ length: this.bindings.column_count(result) }, (_, index) => this.bindings.column_name(result, index));
+    const rows: Record<string, SqlValue>[] = [];
+    await this.readChunks(result, (columns, size) => {
+      for (let row = 0; row < size; row++) rows.push(Object.fromEntries(names.map((name, index) => [name, columns[index]![row]!])));
+    });
+    return rows;
+  }
+
+  /** The first column of a query's answer, read whole. */
+  async column(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[]> {
+    const column: SqlValue[] = [];
+    await this.readChunks(await this.execute(sql, values), (columns) => column.push(...columns[0]!));
+    return column;
+  }
+
+  /**
+   * The first column of a query's answer, chunk by chunk as DuckDB makes them, without holding
+   * the answer. A streamed answer that fails part way ends as if it were complete: DuckDB's
+   * fetch_chunk tells no error. The caller counts what it read.
+   */
+  async stream(sql: string, onChunk: (values: SqlValue[]) => void): Promise<void> {
+    const statement = await this.bindings.prepare(this.connection, sql);
+    try {
+      await this.readChunks(await this.bindings.execute_prepared_streaming(statement), (columns) => onChunk(columns[0]!));
+    } finally {
+      this.bindings.destroy_prepare_sync(statement);
+    }
+  }
+
+  /** The connection as @duckdb/node-api has it, which loads then. */
+  api(): DuckDB.DuckDBConnection {
+    this.apiConnection ??= new (loadDuckDB().DuckDBConnection)(this.connection);
+    return this.apiConnection;
+  }
+
+  /** Ends the query running now, which fails. */
+  interrupt(): void {
+    this.bindings.interrupt(this.connection);
+  }
+
+  close(): void {
+    if (this.apiConnection) this.apiConnection.closeSync();
+    else this.bindings.disconnect_sync(this.connection);
+    this.bindings.close_sync(this.database);
+  }
+
+  private async execute(sql: string, values: readonly SqlValue[] | undefined): Promise<DuckDBBindings.Result> {
+    if (!values?.length) return this.bindings.query(this.connection, sql);
+    const statement = await this.bindings.prepare(this.connection, sql);
+    try {
+      values.forEach((value, index) => this.bind(statement, index + 1, value));
+      return await this.bindings.execute_prepared(statement);
+    } finally {
+      this.bindings.destroy_prepare_sync(statement);
+    }
+  }
+
+  /** Binds a value as @duckdb/node-api would infer its type, but a bigint as BIGINT, not HUGEINT. */
+  private bind(statement: DuckDBBindings.PreparedStatement, index: number, value: SqlValue): void {
+    const { bindings } = this;
+    if (value === null) bindings.bind_null(statement, index);
+    else if (typeof value === 'string') bindings.bind_varchar(statement, index, value);
+    else if (typeof value === 'boolean') bindings.bind_boolean(statement, index, value);
+    else if (typeof value === 'bigint') bindings.bind_int64(statement, index, value);
+    else if (Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31) bindings.bind_int32(statement, index, value);
+    else if (Number.isSafeInteger(value)) bindings.bind_int64(statement, index, BigInt(value));
+    else bindings.bind_double(statement, index, value);
+  }
+
+  /** Each chunk of an answer, as its columns' values. */
+  private async readChunks(result: DuckDBBindings.Result, onChunk: (columns: SqlValue[][], size: number) => void): Promise<void> {
+    const { bindings } = this;
+    const types = Array.from({ length: bindings.column_count(result) }, (_, index) => bindings.column_type(result, index));
+    for (let chunk = await bindings.fetch_chunk(result); chunk; chunk = await bindings.fetch_chunk(result)) {
+      const size = bindings.data_chunk_get_size(chunk);
+      if (size === 0) break;
+      onChunk(
+        types.map((type, index) => this.readVector(bindings.data_chunk_get_vector(chunk, index), type, size)),
+        size,
+      );
+    }
+  }
+
+  /**
+   * A column of a chunk, from the vector's data as DuckDB's C API lays it out (duckdb.h): a
+   * validity mask of 64-bit words, a bit a row, set when the row is not null (none when no row
+   * is); BOOLEAN, INTEGER and BIGINT values in the machine's byte order; and each VARCHAR in 16
+   * bytes, its length in the first 4, then the text itself when it fits in 12, or else a pointer
+   * to it in the last 8.
+   */
+  private readVector(vector: DuckDBBindings.Vector, type: DuckDBBindings.Type, size: number): SqlValue[] {
+    const { bindings } = this;
+    const width = valueWidth(bindings, type);
+    if (width === undefined) throw new Error(`mkt reads no DuckDB column of type ${bindings.Type[type]}`);
+    const data = bindings.vector_get_data(vector, width * size);
+    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+    const validity = bindings.vector_get_validity(vector, Math.ceil(size / 64) * 8) as Uint8Array | null;
+    const values = new Array<SqlValue>(size);
+    for (let row = 0; row < size; row++) {
+      if (validity && (validity[validityByte(row)]! & (1 << (row & 7))) === 0) {
+        values[row] = null;
+        continue;
+      }
+      const at = row * width;
+      if (type === bindings.Type.VARCHAR) {
+        const length = view.getUint32(at, LITTLE_ENDIAN);
+        const text = length <= 12 ? data.subarray(at + 4, at + 4 + length) : bindings.get_data_from_pointer(data.buffer as ArrayBuffer, data.byteOffset + at + 8, length);
+        values[row] = UTF8.decode(text);
+      } else if (type === bindings.Type.BIGINT) values[row] = view.getBigInt64(at, LITTLE_ENDIAN);
+      else if (type === bindings.Type.INTEGER) values[row] = view.getInt32(at, LITTLE_ENDIAN);
+      else values[row] = view.getUint8(at) !== 0;
+    }
+    return values;
+  }
 }
 
-/** One of DuckDB's packages; either missing is DuckDB not installed. */
-function load<T>(name: string): T {
+/** The bytes of a value of each type readVector reads. */
+function valueWidth(bindings: Bindings, type: DuckDBBindings.Type): number | undefined {
+  switch (type) {
+    case bindings.Type.BOOLEAN:
+      return 1;
+    case bindings.Type.INTEGER:
+      return 4;
+    case bindings.Type.BIGINT:
+      return 8;
+    case bindings.Type.VARCHAR:
+      return 16;
+    default:
+      return undefined;
+  }
+}
+
+const LITTLE_ENDIAN = endianness() === 'LE';
+const UTF8 = new TextDecoder();
+
+/** The byte of a validity mask that holds a row's bit: its 64-bit words are in the machine's byte order. */
+function validityByte(row: number): number {
+  return LITTLE_ENDIAN ? row >> 3 : (row >> 6) * 8 + 7 - ((row & 63) >> 3);
+}
+
+/** A step that finds one of DuckDB's packages: either missing is DuckDB not installed. */
+function installed<T>(step: () => T): T {
   try {
-    return require(name) as T;
+    return step();
   } catch (error) {
     throw new MktError(`the mirror needs DuckDB (@duckdb/node-api), which is not installed for ${process.platform}-${process.arch}`, {
       hint: 'Reinstall mkt with its optional dependencies (npm install --include=optional); every other command works without it.',

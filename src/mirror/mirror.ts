@@ -1,11 +1,11 @@
 import { mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBAppender, DuckDBConnection, DuckDBInstance, DuckDBResult, DuckDBResultReader, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBResult } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
 import { MktError, UsageError } from '../errors.js';
-import { type DuckDBModule, duckdbOpener, type OpenedDuckDB } from './duckdb.js';
+import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
 import type { StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
@@ -54,14 +54,12 @@ export class Mirror {
   private constructor(
     readonly path: string,
     private readonly writable: boolean,
-    private readonly duckdb: DuckDBModule,
-    private readonly instance: DuckDBInstance,
-    private readonly connection: DuckDBConnection,
+    private readonly file: DuckDBFile,
     private readonly signal: AbortSignal | undefined,
   ) {
     // Ctrl-C ends a query at once: the process could not exit while DuckDB ran one to its end.
     signal?.addEventListener('abort', () => {
-      if (!this.closed) this.connection.interrupt();
+      if (!this.closed) this.file.interrupt();
     }, { once: true });
   }
 
@@ -73,7 +71,6 @@ export class Mirror {
     if (!options.write && stats === undefined) {
       throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
     }
-    const openDuckDB = duckdbOpener();
     if (options.write) {
       try {
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
@@ -83,9 +80,9 @@ export class Mirror {
         });
       }
     }
-    let opened: OpenedDuckDB;
+    let file: DuckDBFile;
     try {
-      opened = await openDuckDB(path, { readOnly: !options.write });
+      file = await DuckDBFile.open(path, { readOnly: !options.write });
     } catch (error) {
       if (error instanceof MktError) throw error;
       const message = duckdbMessage(error);
@@ -97,8 +94,7 @@ export class Mirror {
       if (holder) throw new MktError(`a sync is writing ${path} (pid ${holder[1]})`, { hint: 'Run the command again when it has finished.' });
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
-    const { duckdb, instance } = opened;
-    const mirror = new Mirror(path, options.write, duckdb, instance, await instance.connect(), options.signal);
+    const mirror = new Mirror(path, options.write, file, options.signal);
     try {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
@@ -127,8 +123,7 @@ export class Mirror {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.connection.closeSync();
-      this.instance.closeSync();
+      this.file.close();
     } catch (error) {
       throw this.failure(error);
     }
@@ -164,13 +159,12 @@ export class Mirror {
   async ids(table: RecordTable): Promise<IdSet> {
     const ids = new IdSet();
     let read = 0;
-    await this.onFile(async () => {
-      const result = await this.connection.stream(`SELECT id FROM ${table}`);
-      for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
-        for (const id of chunk.getColumnValues(0)) ids.add(id as string);
-        read += chunk.rowCount;
-      }
-    });
+    await this.onFile(() =>
+      this.file.stream(`SELECT id FROM ${table}`, (chunk) => {
+        for (const id of chunk) ids.add(id as string);
+        read += chunk.length;
+      }),
+    );
     const rows = await this.count(table);
     if (read !== rows) throw this.failure(new Error(`the ids of ${table} stopped at ${read} of ${rows} rows`));
     return ids;
@@ -190,7 +184,7 @@ export class Mirror {
       await this.run('COMMIT');
       return result;
     } catch (error) {
-      await this.connection.run('ROLLBACK').catch(() => {});
+      await this.file.run('ROLLBACK').catch(() => {});
       throw error;
     }
   }
@@ -199,10 +193,11 @@ export class Mirror {
   async append(table: RecordTable, records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.onFile(async () => {
-      const appender = await this.connection.createAppender(table);
+      const appender = await this.file.api().createAppender(table);
+      const duckdb = loadDuckDB();
       try {
         for (const record of records) {
-          this.appendValues(appender, record);
+          appendValues(appender, record, duckdb);
           appender.endRow();
         }
         appender.flushSync();
@@ -214,21 +209,17 @@ export class Mirror {
     });
   }
 
-  async run(sql: string, values?: DuckDBValue[]): Promise<void> {
-    await this.onFile(() => this.connection.run(sql, values));
+  run(sql: string, values?: SqlValue[]): Promise<void> {
+    return this.onFile(() => this.file.run(sql, values));
   }
 
-  async rows(sql: string, values?: DuckDBValue[]): Promise<Record<string, DuckDBValue>[]> {
-    return (await this.readAll(sql, values)).getRowObjects();
+  rows(sql: string, values?: SqlValue[]): Promise<Record<string, SqlValue>[]> {
+    return this.onFile(() => this.file.rows(sql, values));
   }
 
   /** The first column of a query's answer (none when it has no rows). */
-  async column(sql: string, values?: DuckDBValue[]): Promise<DuckDBValue[]> {
-    return (await this.readAll(sql, values)).getColumns()[0] ?? [];
-  }
-
-  private readAll(sql: string, values?: DuckDBValue[]): Promise<DuckDBResultReader> {
-    return this.onFile(() => this.connection.runAndReadAll(sql, values));
+  column(sql: string, values?: SqlValue[]): Promise<SqlValue[]> {
+    return this.onFile(() => this.file.column(sql, values));
   }
 
   /**
@@ -239,7 +230,7 @@ export class Mirror {
    */
   answer(sql: string): Promise<DuckDBResult> {
     this.throwIfAborted();
-    return this.connection.run(sql);
+    return this.file.api().run(sql);
   }
 
   /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept; or why it was interrupted. */
@@ -267,22 +258,11 @@ export class Mirror {
     if (this.signal?.aborted) throw this.signal.reason;
   }
 
-  private appendValues(appender: DuckDBAppender, record: StoredRecord): void {
-    const { DuckDBTimestampTZValue, DuckDBTimestampValue } = this.duckdb;
-    FEE_SCHEDULE_RESULT_FIELDS.forEach((field, index) => {
-      const value = record.values[index] ?? null;
-      if (value === null) appender.appendNull();
-      else if (typeof value === 'string') appender.appendVarchar(value);
-      else if (field.kind === 'timestamp_utc') appender.appendTimestampTZ(new DuckDBTimestampTZValue(value));
-      else appender.appendTimestamp(new DuckDBTimestampValue(value));
-    });
-  }
-
   /** The spellings of timestamps that do not read back by themselves (src/mirror/rows.ts). */
   private async keepTimestampTexts(table: string, records: readonly StoredRecord[]): Promise<void> {
     const odd = records.filter((record) => record.scrapedTimeText !== null || record.createdOnText !== null);
     if (odd.length === 0) return;
-    const appender = await this.connection.createAppender(table);
+    const appender = await this.file.api().createAppender(table);
     try {
       for (const record of odd) {
         appender.appendVarchar(record.values[0] as string);
@@ -311,7 +291,7 @@ export class Mirror {
       if (typeof text === 'string' && !known.has(text)) fresh.add(text);
     }
     if (fresh.size === 0) return;
-    const appender = await this.connection.createAppender('mkt_amounts');
+    const appender = await this.file.api().createAppender('mkt_amounts');
     try {
       for (const text of fresh) {
         const { value, unit } = parseAmount(text);
@@ -344,7 +324,7 @@ export class Mirror {
 
   /** Reads the row of mkt_mirror: a layout newer than this mkt's is not read, and the identity is kept. */
   private async readHeader(): Promise<void> {
-    let rows: Record<string, DuckDBValue>[];
+    let rows: Record<string, SqlValue>[];
     try {
       rows = await this.rows('SELECT layout, service, filters FROM mkt_mirror');
     } catch (error) {
@@ -361,6 +341,16 @@ export class Mirror {
 }
 
 const AMOUNT_INDEX = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === 'fee_amount');
+
+function appendValues(appender: DuckDBAppender, record: StoredRecord, { DuckDBTimestampTZValue, DuckDBTimestampValue }: DuckDBModule): void {
+  FEE_SCHEDULE_RESULT_FIELDS.forEach((field, index) => {
+    const value = record.values[index] ?? null;
+    if (value === null) appender.appendNull();
+    else if (typeof value === 'string') appender.appendVarchar(value);
+    else if (field.kind === 'timestamp_utc') appender.appendTimestampTZ(new DuckDBTimestampTZValue(value));
+    else appender.appendTimestamp(new DuckDBTimestampValue(value));
+  });
+}
 
 function appendText(appender: DuckDBAppender, text: string | null): void {
   if (text === null) appender.appendNull();

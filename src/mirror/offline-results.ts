@@ -1,7 +1,7 @@
-import type { DuckDBValue } from '@duckdb/node-api';
 import { ENUM_FILTER_NAMES, type OrderBy, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
 import type { ResultsSource } from '../api/walk.js';
+import type { SqlValue } from './duckdb.js';
 import type { Mirror } from './mirror.js';
 import { enumKey } from './mirror-filters.js';
 import { RecordReader, ROW_AS_JSON } from './rows.js';
@@ -24,7 +24,7 @@ interface Cursor {
   nextPage: number;
   /** The query's WHERE clause, its values and its ORDER BY keys. */
   where: string;
-  values: DuckDBValue[];
+  values: SqlValue[];
   order: string;
   /** Where the next read starts, and how many rows it takes. */
   offset: number;
@@ -130,10 +130,10 @@ function dayStartMicros(date: string): bigint {
 }
 
 /** The WHERE clause of the service's filters, with their values bound. */
-function whereOf(query: ResultsQuery): { where: string; values: DuckDBValue[] } {
+function whereOf(query: ResultsQuery): { where: string; values: SqlValue[] } {
   const conditions: string[] = [];
-  const values: DuckDBValue[] = [];
-  const bind = (value: DuckDBValue): string => {
+  const values: SqlValue[] = [];
+  const bind = (value: SqlValue): string => {
     values.push(value);
     return `$${values.length}`;
   };

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBFile } from '../../../src/mirror/duckdb.js';
+
+// mkt's own queries read DuckDB's answers from its C API (src/mirror/duckdb.ts): these are the
+// values, the nulls and the bindings those reads must get right.
+describe('DuckDBFile', () => {
+  let file: DuckDBFile;
+  beforeAll(async () => {
+    file = await DuckDBFile.open(':memory:', { readOnly: false });
+  });
+  afterAll(() => file.close());
+
+  it('reads text (inline up to 12 bytes, and longer), whole numbers, booleans and nulls', async () => {
+    const rows = await file.rows(
+      `SELECT * FROM (VALUES
+         ('', 0, 0::BIGINT, false),
+         ('twelve bytes', -2147483648, (-9223372036854775807 - 1)::BIGINT, true),
+         ('thirteen byte', 2147483647, 9223372036854775807::BIGINT, NULL),
+         ('Zürich — 東京 🚀 and on past twelve bytes', NULL, NULL, true),
+         (NULL, 7, 1, false)) t(text, whole, big, yes)`,
+    );
+    expect(rows).toEqual([
+      { text: '', whole: 0, big: 0n, yes: false },
+      { text: 'twelve bytes', whole: -2147483648, big: -9223372036854775808n, yes: true },
+      { text: 'thirteen byte', whole: 2147483647, big: 9223372036854775807n, yes: null },
+      { text: 'Zürich — 東京 🚀 and on past twelve bytes', whole: null, big: null, yes: true },
+      { text: null, whole: 7, big: 1n, yes: false },
+    ]);
+  });
+
+  it('reads every row of answers of several chunks, with nulls anywhere in a chunk', async () => {
+    const sql = "SELECT CASE WHEN i % 7 = 3 THEN NULL ELSE repeat('é', (i % 20)::INTEGER) END FROM range(5000) t(i) ORDER BY i";
+    const expected = Array.from({ length: 5000 }, (_, i) => (i % 7 === 3 ? null : 'é'.repeat(i % 20)));
+    expect(await file.column(sql)).toEqual(expected);
+    const streamed: (string | null)[] = [];
+    const chunks: number[] = [];
+    await file.stream(sql, (values) => {
+      chunks.push(values.length);
+      streamed.push(...(values as (string | null)[]));
+    });
+    expect(streamed).toEqual(expected);
+    expect(chunks.length).toBeGreaterThan(1);
+  });
+
+  it('binds text, whole numbers by their size, bigints, booleans, nulls and fractions', async () => {
+    const [row] = await file.rows('SELECT typeof($1) || typeof($2) || typeof($3) || typeof($4) || typeof($5) || typeof($6) || typeof($7) AS types, $1 AS text, $7::VARCHAR AS fraction', [
+      'Zürich',
+      7,
+      2 ** 40,
+      2n ** 62n,
+      true,
+      null,
+      1.5,
+    ]);
+    expect(row).toEqual({ types: 'VARCHARINTEGERBIGINTBIGINTBOOLEAN"NULL"DOUBLE', text: 'Zürich', fraction: '1.5' });
+  });
+
+  it("runs several statements at once, and fails with DuckDB's own error", async () => {
+    await file.run('CREATE TABLE t (a VARCHAR); INSERT INTO t VALUES ($$x$$)');
+    expect(await file.column('SELECT a FROM t')).toEqual(['x']);
+    await expect(file.rows('SELEC 1')).rejects.toThrow(/^Parser Error: syntax error at or near "SELEC"/);
+  });
+
+  it('refuses to read a type it does not know, rather than misread it', async () => {
+    await expect(file.rows('SELECT 1.5::DOUBLE AS d')).rejects.toThrow('mkt reads no DuckDB column of type DOUBLE');
+  });
+});
