@@ -5,6 +5,7 @@ import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
 import { MktError } from '../errors.js';
+import type { MirrorOpening } from '../mirror/location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
 import type { Column, TableColumn } from '../output/exporter.js';
@@ -48,12 +49,13 @@ const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
 const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
   field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]);
 
-export async function runResults(context: Context, request: ResultsRequest): Promise<void> {
+/** Runs `mkt results` against the service, or with --offline against `mirror`, which the caller has begun opening. */
+export async function runResults(context: Context, request: ResultsRequest, mirror: MirrorOpening | undefined): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
-  const client = request.offline ? await openOffline(context, request.query, request.offline.mirror, output.outputPath) : await context.client();
+  const client = mirror ? await openOffline(request.query, mirror, output.outputPath) : await context.client();
   const walking = request.all || request.limit !== undefined;
   const showsProgress = walking && deps.stderr.isTTY === true && globals.quiet !== true && dataWaitsForTheWalk(output);
   const progress = await createProgress({
@@ -108,16 +110,11 @@ export async function runResults(context: Context, request: ResultsRequest): Pro
 }
 
 /** The mirror, answering as the service would: a query it cannot answer whole is a usage error. */
-async function openOffline(context: Context, query: ResultsQuery, flag: string | undefined, outputPath: string | undefined): Promise<ResultsSource> {
-  const [{ checkNotWritingTheMirror, mirrorOf }, { Mirror }] = await Promise.all([import('../mirror/location.js'), import('../mirror/mirror.js')]);
-  const path = await mirrorOf(context, flag);
+async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined): Promise<ResultsSource> {
+  const { checkNotWritingTheMirror } = await import('../mirror/location.js');
   checkNotWritingTheMirror(outputPath, path);
-  // DuckDB opens the file on its own threads while the rest loads.
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
-    Mirror.open(path, { write: false, signal: context.signal }).then((opened) => {
-      context.defer(() => opened.close());
-      return opened;
-    }),
+    opened,
     import('../mirror/mirror-filters.js'),
     import('../mirror/offline-results.js'),
   ]);

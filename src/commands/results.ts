@@ -14,6 +14,7 @@ import {
 import { UsageError } from '../errors.js';
 import { collectValues, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
 import { addExamples } from './examples.js';
+import type { MirrorOpening } from '../mirror/location.js';
 import type { ResultsRequest } from './results-run.js';
 
 /** The filter flags of `mkt results` and `mkt sync`, as commander parses them. */
@@ -153,8 +154,14 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--mirror <path>', 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
     .action(async (flags: ResultsFlags, self: Command) => {
       const request = toResultsRequest(flags);
+      const context = contextFor(self);
+      let mirror: MirrorOpening | undefined;
+      if (request.offline) {
+        const { beginOpening } = await import('../mirror/location.js');
+        mirror = await beginOpening(context, request.offline.mirror);
+      }
       const { runResults } = await import('./results-run.js');
-      await runResults(contextFor(self), request);
+      await runResults(context, request, mirror);
     });
   addExamples(command, [
     { comment: "An analyst: NYSE's option fees, one page at a terminal", command: 'mkt results --exchange-name NYSE --fee-type Option' },

@@ -60,10 +60,15 @@ describe('mkt results --offline', () => {
     }
   });
 
-  it('says when there is no mirror, and what to do', async () => {
-    const run = await runInProcess(['results', '--offline', '--mirror', join(tempDir('mkt-none-'), 'none.duckdb')], env());
+  it('says when there is no mirror, and what to do, after a mistake in the command itself', async () => {
+    const none = join(tempDir('mkt-none-'), 'none.duckdb');
+    const run = await runInProcess(['results', '--offline', '--mirror', none], env());
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^mkt: no mirror at \S+none\.duckdb\nRun `mkt sync` to make one, or name another with --mirror or MKT_MIRROR\.\n$/);
+    // The mirror is opened while the command loads; the command's own usage error still comes first.
+    const directory = tempDir('mkt-out-');
+    const both = await runInProcess(['results', '--offline', '--mirror', none, '-o', directory], env());
+    expect({ code: both.code, stderr: both.stderr.split('\n')[0] }).toEqual({ code: 2, stderr: `mkt: cannot write to ${directory}: it is a directory` });
   });
 
   it('keeps timestamps spelled otherwise, and refuses a value of the wrong type (nothing committed)', async () => {
