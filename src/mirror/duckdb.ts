@@ -32,7 +32,7 @@ export function loadDuckDB(): DuckDBModule {
  * @duckdb/node-api wraps. mkt's own queries (a mirror's header, counts, pages of records as JSON,
  * ids) bind and read text, whole numbers and booleans alone, which are read here from DuckDB's C
  * API. @duckdb/node-api, which reads every type, loads only for what needs it (`api()`): a sync's
- * appenders, the answers of `mkt sql`. Loading it was a fifth of a `results --offline` page
+ * appenders, the answers of `mkt sql`. Loading it took 40-48 ms of a `results --offline` page
  * (docs/performance.md, "The mirror").
  */
 export class DuckDBFile {
