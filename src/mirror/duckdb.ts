@@ -88,13 +88,9 @@ export class DuckDBFile {
    * the answer. A streamed answer that fails part way ends as if it were complete: DuckDB's
    * fetch_chunk tells no error. The caller counts what it read.
    */
-  async stream(sql: string, onChunk: (values: SqlValue[]) => void): Promise<void> {
-    const statement = await this.bindings.prepare(this.connection, sql);
-    try {
-      await this.readChunks(await this.bindings.execute_prepared_streaming(statement), (columns) => onChunk(columns[0]!));
-    } finally {
-      this.bindings.destroy_prepare_sync(statement);
-    }
+  stream(sql: string, onChunk: (values: SqlValue[]) => void): Promise<void> {
+    return this.withStatement(sql, [], async (statement) =>
+      this.readChunks(await this.bindings.execute_prepared_streaming(statement), (columns) => onChunk(columns[0]!)));
   }
 
   /** The connection as @duckdb/node-api has it, which loads then. */
@@ -114,12 +110,17 @@ export class DuckDBFile {
     this.bindings.close_sync(this.database);
   }
 
-  private async execute(sql: string, values: readonly SqlValue[] | undefined): Promise<DuckDBBindings.Result> {
+  private execute(sql: string, values: readonly SqlValue[] | undefined): Promise<DuckDBBindings.Result> {
     if (!values?.length) return this.bindings.query(this.connection, sql);
+    return this.withStatement(sql, values, (statement) => this.bindings.execute_prepared(statement));
+  }
+
+  /** Runs `work` on one statement, prepared with its values bound, and lets the statement go when `work` is done. */
+  private async withStatement<T>(sql: string, values: readonly SqlValue[], work: (statement: DuckDBBindings.PreparedStatement) => Promise<T>): Promise<T> {
     const statement = await this.bindings.prepare(this.connection, sql);
     try {
       values.forEach((value, index) => this.bind(statement, index + 1, value));
-      return await this.bindings.execute_prepared(statement);
+      return await work(statement);
     } finally {
       this.bindings.destroy_prepare_sync(statement);
     }
