@@ -1,9 +1,8 @@
 #!/usr/bin/env -S node --max-semi-space-size=8
 'use strict';
 // The entry point. `--version` is answered from package.json alone; everything else runs the
-// program built into dist/ and exits with the code it returns. CommonJS (bin/package.json), so
-// that `--version` costs no more than a bare `node` start: Node sets up its ES module loader
-// only when the program is imported.
+// program, built into dist/bundle/mkt.cjs (scripts/bundle.js), and exits with the code it returns.
+// Both are CommonJS (bin/package.json), so that Node sets up no ES module loader.
 //
 // The one V8 setting, on the line above, at start-up: V8 grows the young generation whenever
 // enough has survived its collections since the last growth, and a long walk always gets there,
@@ -18,18 +17,15 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
 } else {
   // Node 22.1 and later keep what they compile between runs (docs/performance.md); Node 20 has no such cache.
   require('node:module').enableCompileCache?.();
+  const { run, processDeps, cannotWrite } = require('../dist/bundle/mkt.cjs');
   // A reader that goes away (`mkt --help | head`) is not an error. A data export listens to
   // stdout itself, and says what went wrong when it stops; anything else ends here.
   process.stdout.on('error', (error) => {
     if (error.code === 'EPIPE' || process.stdout.listenerCount('error') > 1) return;
-    import('../dist/output/output-path.js').then(({ cannotWrite }) => {
-      process.stderr.write(`mkt: ${cannotWrite('to standard output', error).message}\n`);
-      process.exit(1);
-    });
+    process.stderr.write(`mkt: ${cannotWrite('to standard output', error).message}\n`);
+    process.exit(1);
   });
-  Promise.all([import('../dist/main.js'), import('../dist/deps.js')])
-    .then(([{ run }, { processDeps }]) => run(args, processDeps()))
-    .then((code) => {
-      process.exitCode = code;
-    });
+  run(args, processDeps()).then((code) => {
+    process.exitCode = code;
+  });
 }

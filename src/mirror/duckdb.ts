@@ -21,7 +21,7 @@ let api: DuckDBModule | undefined;
 /** Where the build bundled @duckdb/node-api, from dist/mirror and from src/mirror alike: tests run the sources, after a build. */
 const API_BUNDLE = '../../dist/vendor/duckdb-node-api.cjs';
 
-/** `@duckdb/node-api`, DuckDB's JavaScript API, as the build bundled it (scripts/bundle-duckdb.js). */
+/** `@duckdb/node-api`, DuckDB's JavaScript API, as the build bundled it (scripts/bundle.js). */
 export function loadDuckDB(): DuckDBModule {
   api ??= installed(() => require(API_BUNDLE) as DuckDBModule);
   return api;

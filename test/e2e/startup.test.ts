@@ -8,25 +8,40 @@ import { tempDir } from '../helpers/temp-dir.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
- * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for four
+ * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for five
  * modules without imports that the commands share: the sandbox's limits, the exporters' types,
- * the sink that the completion scripts' hidden commands write with, and grouped digits.
+ * the sink that the completion scripts' hidden commands write with, grouped digits, and the
+ * message for a standard output that fails, which bin/mkt.js holds ready.
  */
-const HEAVY = ['dist/http/', 'dist/api/client.js', 'dist/output/', 'dist/sandbox/', 'node_modules/ora/', 'node_modules/hyparquet-writer/'];
-const SHARED = ['dist/sandbox/limits.js', 'dist/output/exporter.js', 'dist/output/sink.js', 'dist/output/digits.js'];
+const HEAVY = ['src/http/', 'src/api/client.ts', 'src/output/', 'src/sandbox/', 'node_modules/ora/', 'node_modules/hyparquet-writer/'];
+const SHARED = ['src/sandbox/limits.ts', 'src/output/exporter.ts', 'src/output/sink.ts', 'src/output/digits.ts', 'src/output/output-path.ts'];
 
-/** The files of the checkout that `mkt args…` loaded, read from the coverage Node writes (NODE_V8_COVERAGE). */
+/**
+ * What `mkt args…` ran, from the coverage Node writes (NODE_V8_COVERAGE): the files of the
+ * checkout it loaded, and the modules of the bundle, dist/bundle/mkt.cjs, that it ran. esbuild
+ * wraps each module of the bundle in a function named after its source (`src/http/transport.ts`),
+ * called when the module is first imported.
+ */
 async function filesLoaded(args: readonly string[]): Promise<string[]> {
   const dir = tempDir('mkt-coverage-');
   const run = await runMkt(args, { env: { NODE_V8_COVERAGE: dir } });
   expect(run.code).toBe(0);
   const files = new Set<string>();
   for (const file of readdirSync(dir)) {
-    for (const script of (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { result: { url: string }[] }).result) {
-      if (script.url.startsWith('file:')) files.add(relative(ROOT, fileURLToPath(script.url)));
+    for (const script of (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { result: ScriptCoverage[] }).result) {
+      if (!script.url.startsWith('file:')) continue;
+      files.add(relative(ROOT, fileURLToPath(script.url)));
+      for (const { functionName, ranges } of script.functions) {
+        if (/^(src|node_modules)\//.test(functionName) && ranges[0]!.count > 0) files.add(functionName);
+      }
     }
   }
   return [...files];
+}
+
+interface ScriptCoverage {
+  url: string;
+  functions: { functionName: string; ranges: { count: number }[] }[];
 }
 
 const heavyIn = (files: string[]) => files.filter((file) => HEAVY.some((prefix) => file.startsWith(prefix)) && !SHARED.includes(file));
@@ -38,19 +53,20 @@ describe('start-up loads only what the command needs', () => {
 
   it.each(['--help', 'help results', 'results --help', 'auth login -h'])('mkt %s loads commander and the program, and nothing heavy', async (line) => {
     const files = await filesLoaded(line.split(' '));
-    expect(files).toEqual(expect.arrayContaining(['bin/mkt.js', 'dist/program.js', 'node_modules/commander/lib/command.js']));
+    expect(files).toEqual(expect.arrayContaining(['bin/mkt.js', 'dist/bundle/mkt.cjs', 'src/program.ts', 'node_modules/commander/lib/command.js']));
+    expect(files.filter((file) => file.startsWith('dist/') || file.startsWith('node_modules/@duckdb/'))).toEqual(['dist/bundle/mkt.cjs']);
     expect(heavyIn(files)).toEqual([]);
   });
 
   it.each(['__profiles', '__exchanges'])('mkt %s, run at every TAB, loads nothing heavy', async (command) => {
     const files = await filesLoaded([command]);
-    expect(files).toContain('dist/commands/completion.js');
+    expect(files).toContain('src/commands/completion.ts');
     expect(heavyIn(files)).toEqual([]);
   });
 
   it('a data command does load the HTTP client and the sandbox, so the check above can fail', async () => {
     const files = await filesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
-    expect(heavyIn(files)).toEqual(expect.arrayContaining(['dist/http/transport.js', 'dist/sandbox/server.js']));
+    expect(heavyIn(files)).toEqual(expect.arrayContaining(['src/http/transport.ts', 'src/sandbox/server.ts']));
   });
 
   // On Node 22 and later, importing node:http as an ES module loads Node's bundled undici, for
