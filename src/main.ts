@@ -64,6 +64,11 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
     return context !== undefined;
   });
   try {
+    // `results --offline` waits on DuckDB's start, which begins here, told from the words alone
+    // before they are parsed: a wrong guess costs DuckDB's native library loaded for nothing.
+    if (argv.includes('--offline') && !argv.includes('--help') && !argv.includes('-h')) {
+      (await import('./mirror/duckdb.js')).startDuckDB();
+    }
     const { buildProgram } = await import('./program.js');
     const program = buildProgram(deps, (created) => {
       context = created;

@@ -27,6 +27,45 @@ export function loadDuckDB(): DuckDBModule {
   return api;
 }
 
+/** A DuckDB begun by startDuckDB, with no file yet. */
+interface Started {
+  bindings: Bindings;
+  database: Promise<DuckDBBindings.Database>;
+}
+
+let started: Started | undefined;
+
+/**
+ * Begins starting DuckDB, for `results --offline`, before the program is built: its native
+ * library loads, and DuckDB starts on its own threads (20-25 ms, whatever the file) while this
+ * one builds the program and parses the command line. The file is attached when the command opens
+ * it (DuckDBFile.open). Nothing is said here: a DuckDB that is not installed, or fails to start,
+ * is the command's to report when it opens the file.
+ */
+export function startDuckDB(): void {
+  let bindings: Bindings;
+  try {
+    bindings = require('@duckdb/node-bindings') as Bindings;
+  } catch {
+    return;
+  }
+  const database = bindings.open(':memory:', bindings.create_config());
+  database.catch(() => {});
+  started = { bindings, database };
+}
+
+/** The DuckDB startDuckDB began, for the first file read: later ones start their own. */
+function takeStarted(): Started | undefined {
+  const taken = started;
+  started = undefined;
+  return taken;
+}
+
+/** Text as an SQL string literal. */
+function sqlText(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
 /**
  * One DuckDB file and a connection to it, through `@duckdb/node-bindings`, the native library that
  * @duckdb/node-api wraps. mkt's own queries (a mirror's header, counts, pages of records as JSON,
@@ -46,12 +85,29 @@ export class DuckDBFile {
 
   /** Opens a file: throws MktError when DuckDB is not installed, and DuckDB's error when it cannot open the file. */
   static async open(path: string, options: { readOnly: boolean }): Promise<DuckDBFile> {
+    const started = options.readOnly ? takeStarted() : undefined;
+    if (started) return DuckDBFile.attach(started, path);
     const bindings = installed(() => require('@duckdb/node-bindings') as Bindings);
     // A file written is appended to, which needs @duckdb/node-api: without it, nothing is begun.
     if (!options.readOnly) installed(() => require.resolve(API_BUNDLE));
     const config = bindings.create_config();
     if (options.readOnly) bindings.set_config(config, 'access_mode', 'READ_ONLY');
-    const database = await bindings.open(path, config);
+    return DuckDBFile.connect(bindings, await bindings.open(path, config));
+  }
+
+  /** A file read through the DuckDB that startDuckDB began: attached, and made the connection's default. */
+  private static async attach(started: Started, path: string): Promise<DuckDBFile> {
+    const file = await DuckDBFile.connect(started.bindings, await started.database);
+    try {
+      await file.run(`ATTACH ${sqlText(path)} AS mirror (READ_ONLY); USE mirror`);
+    } catch (error) {
+      file.close();
+      throw error;
+    }
+    return file;
+  }
+
+  private static async connect(bindings: Bindings, database: DuckDBBindings.Database): Promise<DuckDBFile> {
     try {
       return new DuckDBFile(bindings, database, await bindings.connect(database));
     } catch (error) {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -150,6 +150,9 @@ describe('a mirror across processes', () => {
     expect(sync.code).toBe(1);
     expect(sync.stderr).toBe(NOT_INSTALLED);
     expect((await run(['--sandbox', 'sql', 'SELECT 1'])).code).toBe(1);
+    const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
+    writeFileSync(mirror, '');
+    expect(await run(['--sandbox', 'results', '--offline', '--mirror', mirror])).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
     const fees = await run(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
     expect(fees.code).toBe(0);
     expect(JSON.parse(fees.stdout)).toMatchObject({ exchange: 'NYSE' });

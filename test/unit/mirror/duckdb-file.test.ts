@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuckDBFile } from '../../../src/mirror/duckdb.js';
+import { DuckDBFile, startDuckDB } from '../../../src/mirror/duckdb.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 // mkt's own queries read DuckDB's answers from its C API (src/mirror/duckdb.ts): these are the
 // values, the nulls and the bindings those reads must get right.
@@ -63,5 +66,42 @@ describe('DuckDBFile', () => {
 
   it('refuses to read a type it does not know, rather than misread it', async () => {
     await expect(file.rows('SELECT 1.5::DOUBLE AS d')).rejects.toThrow('mkt reads no DuckDB column of type DOUBLE');
+  });
+});
+
+// `results --offline` starts DuckDB before the program is built, and attaches the file when it
+// opens it (src/main.ts): the file must read as it does when opened on its own.
+describe('DuckDBFile read through a DuckDB started ahead', () => {
+  async function fileWithATable(): Promise<string> {
+    const path = join(tempDir('mkt-duckdb-'), "it's.duckdb");
+    const writer = await DuckDBFile.open(path, { readOnly: false });
+    await writer.run("CREATE TABLE t (a VARCHAR); INSERT INTO t VALUES ('x'); CREATE VIEW v AS SELECT a || a AS aa FROM t");
+    writer.close();
+    return path;
+  }
+
+  it("reads the file's tables and views by their own names, through @duckdb/node-api too, and only for the first file opened", async () => {
+    const path = await fileWithATable();
+    startDuckDB();
+    const attached = await DuckDBFile.open(path, { readOnly: true });
+    const opened = await DuckDBFile.open(path, { readOnly: true });
+    try {
+      expect(await attached.rows('SELECT current_database() AS db, a, (SELECT aa FROM v) AS aa FROM t')).toEqual([{ db: 'mirror', a: 'x', aa: 'xx' }]);
+      expect((await attached.api().runAndReadAll('SELECT a FROM t')).getRowObjects()).toEqual([{ a: 'x' }]);
+      expect(await opened.rows('SELECT current_database() AS db')).toEqual([{ db: "it's" }]);
+      await expect(attached.run("INSERT INTO t VALUES ('y')")).rejects.toThrow(/read-only/);
+    } finally {
+      attached.close();
+      opened.close();
+    }
+  });
+
+  it('fails as an open does for a file that is not DuckDB', async () => {
+    const path = join(tempDir('mkt-duckdb-'), 'not.duckdb');
+    writeFileSync(path, 'hello');
+    const message = await DuckDBFile.open(path, { readOnly: true }).catch((error: Error) => error.message);
+    startDuckDB();
+    await expect(DuckDBFile.open(path, { readOnly: true })).rejects.toThrow(message);
+    expect(message).toMatch(/not a valid DuckDB database file/);
   });
 });
