@@ -18,7 +18,7 @@ export type SqlValue = string | number | bigint | boolean | null;
 
 let api: DuckDBModule | undefined;
 
-/** Where the build bundled @duckdb/node-api, from dist/mirror and from src/mirror alike: tests run the sources, after a build. */
+/** Where the build bundled @duckdb/node-api, from dist/bundle, dist/mirror and src/mirror alike: tests run the sources, after a build. */
 const API_BUNDLE = '../../dist/vendor/duckdb-node-api.cjs';
 
 /** `@duckdb/node-api`, DuckDB's JavaScript API, as the build bundled it (scripts/bundle.js). */
