@@ -110,7 +110,7 @@ const machine = {
   tools: [version('curl').split(' ').slice(0, 2).join(' '), version('jq'), version('/usr/bin/time', ['--version'])].join(', '),
 };
 try {
-  readFileSync(join(ROOT, 'dist/main.js'));
+  readFileSync(join(ROOT, 'dist/bundle/mkt.cjs'));
 } catch {
   console.error('bench: run `npm run build` first');
   process.exit(2);

@@ -7,7 +7,7 @@ import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cleanEnv, MKT_BIN } from '../helpers/run-mkt.js';
 
-const DIST_MAIN = fileURLToPath(new URL('../../dist/main.js', import.meta.url));
+const DIST_BUNDLE = fileURLToPath(new URL('../../dist/bundle/mkt.cjs', import.meta.url));
 
 interface Started {
   firstLine: string;
@@ -37,7 +37,7 @@ function startCli(args: readonly string[]): Promise<Started> {
 
 describe('mkt sandbox (the built CLI)', () => {
   it('has a build to run', () => {
-    expect(existsSync(DIST_MAIN), 'dist/ is missing: run `npm run build` first').toBe(true);
+    expect(existsSync(DIST_BUNDLE), 'dist/ is missing: run `npm run build` first').toBe(true);
   });
 
   it('prints one JSON line when ready, serves, and exits 0 on SIGTERM', async () => {
