@@ -336,5 +336,5 @@ function sameIdentity(a: MirrorIdentity, b: MirrorIdentity): boolean {
 function differenceOf(recorded: MirrorIdentity, asked: MirrorIdentity, filters: MirrorFilters): string {
   if (recorded.service !== asked.service) return `the mirror holds results of ${recorded.service}, not ${asked.service}`;
   const held = describeFilters(JSON.parse(recorded.filters) as MirrorFilters);
-  return `the mirror holds results for ${held}, not ${describeFilters(filters)}`;
+  return `the mirror was synced with ${held}, and this sync names ${describeFilters(filters)}`;
 }

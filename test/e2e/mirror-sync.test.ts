@@ -181,9 +181,12 @@ describe('mkt sync', () => {
     const other = await client.sync('--exchange-name', 'CBOE');
     expect(other.code).toBe(2);
     expect(other.stderr).toBe(
-      'mkt: the mirror holds results for --exchange-name NYSE --fee-type Option, not --exchange-name CBOE\n'
+      'mkt: the mirror was synced with --exchange-name NYSE --fee-type Option, and this sync names --exchange-name CBOE\n'
         + 'A mirror answers one set of filters from one service: name another with --mirror, or rebuild this one with --full-refresh.\n',
     );
+    const unfiltered = await client.sync();
+    expect(unfiltered.code).toBe(2);
+    expect(unfiltered.stderr.split('\n')[0]).toBe('mkt: the mirror was synced with --exchange-name NYSE --fee-type Option, and this sync names no filters');
     expect(counted.requests).toHaveLength(0);
     const rebuilt = await client.sync('--exchange-name', 'CBOE', '--full-refresh');
     expect(rebuilt.code).toBe(0);
