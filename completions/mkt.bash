@@ -43,7 +43,11 @@ _mkt_flags_of() {
 _mkt_value_of() {
   _mkt_listing=''
   case $1 in
-    -f|--format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
+    -f|--format) case $2 in
+        ''|fees|rules|order-types|historical|results|exchanges|compare|diff|filters|sql|'auth list') _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
+        sync) _mkt_kind=choices _mkt_words=(json) ;;
+        *) _mkt_kind=none ;;
+      esac ;;
     -o|--output) _mkt_kind=files ;;
     --columns) case $2 in
         fees) _mkt_kind=list _mkt_words=(exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier_1.volume fee_schedule.tier_thresholds.tier_1.maker_rebate last_updated fee_schedule.tier_thresholds.tier_2.volume fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedule.tier_thresholds.tier_3.volume fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedule.tier_thresholds.tier_4.volume fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedule.tier_thresholds.tier_5.volume fee_schedule.tier_thresholds.tier_5.maker_rebate) ;;

@@ -26,8 +26,11 @@ function __mkt_values
     set -l list 0
     set -l description ''
     switch $argv[1]
-        case -f --format
+        case :-f :--format
             set values table json ndjson csv parquet
+            set description format
+        case sync:-f sync:--format
+            set values json
             set description format
         case fees:--columns
             set values exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier_1.volume fee_schedule.tier_thresholds.tier_1.maker_rebate last_updated fee_schedule.tier_thresholds.tier_2.volume fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedule.tier_thresholds.tier_3.volume fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedule.tier_thresholds.tier_4.volume fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedule.tier_thresholds.tier_5.volume fee_schedule.tier_thresholds.tier_5.maker_rebate
@@ -199,7 +202,8 @@ complete -c mkt -n '__mkt_in config' -a unset -d 'Remove a setting from the prof
 complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored settings as name=value lines.'
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
 
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sync sql \'auth list\'' -s f -l format -x -a '(__mkt_values --format)' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sql \'auth list\'' -s f -l format -x -a '(__mkt_values :--format)' -d 'output format (default: table on a terminal, json otherwise)'
+complete -c mkt -n '__mkt_in sync' -s f -l format -x -a '(__mkt_values sync:--format)' -d 'the summary also as one JSON object on stdout (default: only the line on stderr)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sql \'auth list\'' -s o -l output -r -F -d 'write to this file instead of stdout (- for stdout); it appears whole or not at all'
 complete -c mkt -n '__mkt_in \'\' exchanges compare diff filters sql \'auth list\'' -l columns -x -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in fees' -l columns -x -a '(__mkt_values fees:--columns)' -d 'fields to output, in this order'

@@ -81,11 +81,26 @@ function globalOptionsRead(command: Command): readonly GlobalOptionName[] {
   return GLOBAL_OPTIONS_READ[commandPath(command)] ?? [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS];
 }
 
+/**
+ * A global option that a command reads otherwise than the rest, as its help describes it, with
+ * the values its completion offers: `mkt sync` writes a line on stderr, and `-f json` adds its
+ * summary on stdout.
+ */
+const GLOBAL_OPTION_HELP: Readonly<Record<string, Partial<Record<GlobalOptionName, { description: string; choices: readonly string[] }>>>> = {
+  sync: { format: { description: 'the summary also as one JSON object on stdout (default: only the line on stderr)', choices: ['json'] } },
+};
+
 /** The program's options that `command` reads, as its help lists them under their groups. */
 function globalOptionsShownBy(command: Command, program: Command): Option[] {
   if (command === program || command.commands.length > 0) return [];
   const read = globalOptionsRead(command);
-  return program.options.filter((option) => !option.hidden && read.includes(option.attributeName() as GlobalOptionName));
+  const own = GLOBAL_OPTION_HELP[commandPath(command)] ?? {};
+  return program.options
+    .filter((option) => !option.hidden && read.includes(option.attributeName() as GlobalOptionName))
+    .map((option) => {
+      const help = own[option.attributeName() as GlobalOptionName];
+      return help ? new Option(option.flags, help.description).choices(help.choices).helpGroup(option.helpGroupHeading ?? '') : option;
+    });
 }
 
 /**

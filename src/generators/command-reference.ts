@@ -26,8 +26,8 @@ function examples(list: readonly CommandExample[]): string {
 }
 
 function commandSection(command: CommandSpec, program: CommandSpec): string {
-  const own = command.options.filter((option) => !option.global && option.long !== '--help');
   const globals = globalOptionsOf(command, program);
+  const own = [...command.options.filter((option) => !option.global && option.long !== '--help'), ...globals.described];
   const parts = [`## ${title(command)}`, command.description, `\`\`\`\n${command.usage}\n\`\`\``];
   if (command.arguments.length > 0) {
     parts.push(table(['argument', 'meaning'], command.arguments.map((argument) => [code(`<${argument.name}>`), argument.description])));

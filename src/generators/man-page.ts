@@ -61,8 +61,8 @@ function optionGroups(options: readonly OptionSpec[], heading: (group: string) =
 }
 
 function commandSection(command: CommandSpec, program: CommandSpec): string {
-  const own = command.options.filter((option) => !option.global && option.long !== '--help');
   const globals = globalOptionsOf(command, program);
+  const own = [...command.options.filter((option) => !option.global && option.long !== '--help'), ...globals.described];
   const parts = [`.SS ${quoted(command.usage)}`, roffText(command.description)];
   if (command.arguments.length > 0) {
     parts.push(command.arguments.map((argument) => item(italic(argument.name), argument.description || argument.name)).join('\n'));

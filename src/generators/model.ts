@@ -93,11 +93,17 @@ export function describeCommand(command: Command, path: readonly string[] = []):
   };
 }
 
-/** The program's options a command reads, and whether it reads all that a command can. */
-export function globalOptionsOf(command: CommandSpec, program: CommandSpec): { options: OptionSpec[]; all: boolean } {
-  const options = command.options.filter((option) => option.global);
+/**
+ * The program's options a command reads: those that mean to it what the program's help says
+ * (`options`), and those its help describes its own way (`described`, listed with its own
+ * options), and whether it reads all that a command can.
+ */
+export function globalOptionsOf(command: CommandSpec, program: CommandSpec): { options: OptionSpec[]; described: OptionSpec[]; all: boolean } {
+  const globals = command.options.filter((option) => option.global);
+  const programDescription = new Map(program.options.map((option) => [option.long, option.description]));
+  const describedOwnWay = (option: OptionSpec) => option.description !== programDescription.get(option.long);
   const readable = program.options.filter((option) => option.long !== '--help' && option.long !== '--version');
-  return { options, all: options.length === readable.length };
+  return { options: globals.filter((option) => !describedOwnWay(option)), described: globals.filter(describedOwnWay), all: globals.length === readable.length };
 }
 
 /** Every command of the tree, the program first, each before its subcommands. */

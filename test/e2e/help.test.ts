@@ -75,6 +75,14 @@ describe('global options in a command’s help', () => {
       'Examples:',
     ]);
   });
+
+  it('describes --format for mkt sync as what it does there: a summary in JSON, or only the line on stderr', async () => {
+    const sync = await runInProcess(['sync', '--help']);
+    expect(sync.stdout.replace(/\s+/g, ' ')).toContain(
+      ' -f, --format <format> the summary also as one JSON object on stdout (default: only the line on stderr) (choices: "json") ',
+    );
+    expect((await runInProcess(['sql', '--help'])).stdout).toContain('output format (default: table on a terminal');
+  });
 });
 
 /** Every way of asking for a command's help, and the command it names. */
