@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { installed } from '../helpers/installed.js';
+import { cleanEnv } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,5 +22,24 @@ describe('npm install -g, as the README gives it', () => {
 
   it.runIf(hasMan)('lets man find the manual through the PATH alone', () => {
     expect(realpathSync(execFileSync('man', ['-w', 'mkt'], { env, encoding: 'utf8' }).trim())).toBe(realpathSync(join(REPO, 'docs', 'mkt.1')));
+  });
+});
+
+describe('the files npm ships (package.json "files")', () => {
+  it('hold all that mkt runs: a data command, a sync, SQL over the mirror, completion', () => {
+    const dir = tempDir('mkt-pack-');
+    // As built: the test run has built dist/ already, so the pack does not build again.
+    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir, REPO], { encoding: 'utf8' })) as { filename: string }[];
+    execFileSync('tar', ['-xzf', join(dir, packed!.filename), '-C', dir]);
+    const unpacked = join(dir, 'package');
+    // The dependencies npm would install beside it.
+    symlinkSync(join(REPO, 'node_modules'), join(unpacked, 'node_modules'));
+    const env = cleanEnv({});
+    const mkt = (...args: string[]) => execFileSync(process.execPath, [join(unpacked, 'bin', 'mkt.js'), ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(JSON.parse(mkt('--sandbox', 'fees', 'NYSE', '-f', 'json'))).toMatchObject({ exchange: 'NYSE' });
+    const mirror = join(dir, 'mirror.duckdb');
+    mkt('--sandbox', 'sync', '--exchange-name', 'NYSE', '--mirror', mirror, '-q');
+    expect(mkt('--sandbox', 'sql', '--mirror', mirror, 'SELECT DISTINCT exchange_name FROM results', '-f', 'csv')).toBe('exchange_name\r\nNYSE\r\n');
+    expect(mkt('completion', 'bash')).toMatch(/^# bash completion for mkt/);
   });
 });
