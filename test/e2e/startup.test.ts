@@ -72,14 +72,32 @@ describe('start-up loads only what the command needs', () => {
   // On Node 22 and later, importing node:http as an ES module loads Node's bundled undici, for
   // 40-58 ms (src/http/node-http.ts). Node 20 has no such getter, so there this cannot fail.
   it('a data command leaves Node\'s bundled undici unloaded', async () => {
-    const dir = tempDir('mkt-modules-');
-    const report = join(dir, 'modules.json');
-    const preload = join(dir, 'report.cjs');
-    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`);
-    const run = await runMkt(['--sandbox', 'fees', 'NYSE', '-f', 'json'], { env: { NODE_OPTIONS: `--require ${preload}` } });
-    expect(run.code).toBe(0);
-    const modules = JSON.parse(readFileSync(report, 'utf8')) as string[];
+    const { modules } = await nodeModulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
     expect(modules).toContain('NativeModule http');
     expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
   });
+
+  // node:crypto took 3-7 ms to load (src/mirror/sync-state.ts). Writing a file with -o loads it,
+  // for the temporary file's random name, so the check can fail.
+  it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
+    const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
+    const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
+    await nodeModulesLoaded(['--sandbox', 'sync', '-q'], dirs);
+    const again = await nodeModulesLoaded(['--sandbox', 'sync'], dirs);
+    expect(again.stderr).toMatch(/: nothing new · .* · 1 request · /);
+    expect(crypto(again.modules)).toEqual([]);
+    const written = await nodeModulesLoaded(['--sandbox', 'fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
+    expect(crypto(written.modules)).not.toEqual([]);
+  });
 });
+
+/** Node's own modules that `mkt args…` loaded (`process.moduleLoadList`, written as it exits), and its stderr. */
+async function nodeModulesLoaded(args: readonly string[], env: Record<string, string> = {}): Promise<{ modules: string[]; stderr: string }> {
+  const dir = tempDir('mkt-modules-');
+  const report = join(dir, 'modules.json');
+  const preload = join(dir, 'report.cjs');
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`);
+  const run = await runMkt(args, { env: { ...env, NODE_OPTIONS: `--require ${preload}` } });
+  expect(run.code).toBe(0);
+  return { modules: JSON.parse(readFileSync(report, 'utf8')) as string[], stderr: run.stderr };
+}
