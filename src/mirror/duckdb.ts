@@ -43,6 +43,9 @@ let started: Started | undefined;
  * is the command's to report when it opens the file.
  */
 export function startDuckDB(): void {
+  // One not yet taken (a command that failed before it opened its file, in a process that runs
+  // several) is used by the next; a second would leave the first open.
+  if (started) return;
   let bindings: Bindings;
   try {
     bindings = require('@duckdb/node-bindings') as Bindings;
