@@ -27,6 +27,29 @@ export function loadDuckDB(): DuckDBModule {
   return api;
 }
 
+/**
+ * `@duckdb/node-bindings`, DuckDB's native library, loaded from its platform's package when that
+ * is the only one installed for this platform and architecture: the library's own entry first
+ * asks detect-libc whether this Linux is musl, and detect-libc loads `node:child_process`, 6-9 ms
+ * of a `results --offline` page before DuckDB can begin (docs/performance.md, "The mirror"). The
+ * package is found from the library's own directory, as its entry finds it, so both load one
+ * module. Anything else (a musl package beside it, none, a failed load) goes through the entry.
+ */
+function nativeBindings(): Bindings {
+  const fromEntry = createRequire(require.resolve('@duckdb/node-bindings'));
+  const platformPackage = `@duckdb/node-bindings-${process.platform}-${process.arch}`;
+  try {
+    fromEntry.resolve(`${platformPackage}-musl/duckdb.node`);
+  } catch {
+    try {
+      return fromEntry(`${platformPackage}/duckdb.node`) as Bindings;
+    } catch {
+      // the entry decides, and reports
+    }
+  }
+  return require('@duckdb/node-bindings') as Bindings;
+}
+
 /** A DuckDB begun by startDuckDB, with no file yet. */
 interface Started {
   bindings: Bindings;
@@ -48,7 +71,7 @@ export function startDuckDB(): void {
   if (started) return;
   let bindings: Bindings;
   try {
-    bindings = require('@duckdb/node-bindings') as Bindings;
+    bindings = nativeBindings();
   } catch {
     return;
   }
@@ -90,7 +113,7 @@ export class DuckDBFile {
   static async open(path: string, options: { readOnly: boolean }): Promise<DuckDBFile> {
     const started = options.readOnly ? takeStarted() : undefined;
     if (started) return DuckDBFile.attach(started, path);
-    const bindings = installed(() => require('@duckdb/node-bindings') as Bindings);
+    const bindings = installed(nativeBindings);
     // A file written is appended to, which needs @duckdb/node-api: without it, nothing is begun.
     if (!options.readOnly) installed(() => require.resolve(API_BUNDLE));
     const config = bindings.create_config();

@@ -89,15 +89,32 @@ describe('start-up loads only what the command needs', () => {
     const written = await nodeModulesLoaded(['--sandbox', 'fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
     expect(crypto(written.modules)).not.toEqual([]);
   });
+
+  // detect-libc, which @duckdb/node-bindings' entry asks whether this Linux is musl, took 5-6 ms
+  // of a page before DuckDB could begin (src/mirror/duckdb.ts). `mkt sql` loads @duckdb/node-api,
+  // whose bindings come through that entry, so the check can fail.
+  it('an offline page loads DuckDB without detect-libc', async () => {
+    const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
+    const detectLibc = (files: string[]) => files.filter((file) => file.includes('detect-libc'));
+    await nodeModulesLoaded(['--sandbox', 'sync', '-q'], dirs);
+    const page = await nodeModulesLoaded(['--sandbox', 'results', '--offline', '--limit', '1', '-f', 'json'], dirs);
+    expect(page.files.filter((file) => file.endsWith('duckdb.node'))).toHaveLength(1);
+    expect(detectLibc(page.files)).toEqual([]);
+    const query = await nodeModulesLoaded(['--sandbox', 'sql', 'SELECT 1', '-f', 'json'], dirs);
+    expect(detectLibc(query.files)).not.toEqual([]);
+  });
 });
 
-/** Node's own modules that `mkt args…` loaded (`process.moduleLoadList`, written as it exits), and its stderr. */
-async function nodeModulesLoaded(args: readonly string[], env: Record<string, string> = {}): Promise<{ modules: string[]; stderr: string }> {
+/**
+ * Node's own modules that `mkt args…` loaded (`process.moduleLoadList`), the files it required
+ * (`require.cache`), both written as it exits, and its stderr.
+ */
+async function nodeModulesLoaded(args: readonly string[], env: Record<string, string> = {}): Promise<{ modules: string[]; files: string[]; stderr: string }> {
   const dir = tempDir('mkt-modules-');
   const report = join(dir, 'modules.json');
   const preload = join(dir, 'report.cjs');
-  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(process.moduleLoadList)));`);
+  writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache) })));`);
   const run = await runMkt(args, { env: { ...env, NODE_OPTIONS: `--require ${preload}` } });
   expect(run.code).toBe(0);
-  return { modules: JSON.parse(readFileSync(report, 'utf8')) as string[], stderr: run.stderr };
+  return { ...(JSON.parse(readFileSync(report, 'utf8')) as { modules: string[]; files: string[] }), stderr: run.stderr };
 }
