@@ -30,8 +30,8 @@ export function loadDuckDB(): DuckDBModule {
 /**
  * `@duckdb/node-bindings`, DuckDB's native library, loaded from its platform's package when that
  * is the only one installed for this platform and architecture: the library's own entry first
- * asks detect-libc whether this Linux is musl, and detect-libc loads `node:child_process`, 6-9 ms
- * of a `results --offline` page before DuckDB can begin (docs/performance.md, "The mirror"). The
+ * asks detect-libc whether this Linux is musl, whose modules and check took 5-6 ms of a
+ * `results --offline` page before DuckDB could begin (docs/performance.md, "The mirror"). The
  * package is found from the library's own directory, as its entry finds it, so both load one
  * module. Anything else (a musl package beside it, none, a failed load) goes through the entry.
  */

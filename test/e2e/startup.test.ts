@@ -72,7 +72,7 @@ describe('start-up loads only what the command needs', () => {
   // On Node 22 and later, importing node:http as an ES module loads Node's bundled undici, for
   // 40-58 ms (src/http/node-http.ts). Node 20 has no such getter, so there this cannot fail.
   it('a data command leaves Node\'s bundled undici unloaded', async () => {
-    const { modules } = await nodeModulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
+    const { modules } = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
     expect(modules).toContain('NativeModule http');
     expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
   });
@@ -82,11 +82,11 @@ describe('start-up loads only what the command needs', () => {
   it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
     const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
     const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
-    await nodeModulesLoaded(['--sandbox', 'sync', '-q'], dirs);
-    const again = await nodeModulesLoaded(['--sandbox', 'sync'], dirs);
+    await modulesLoaded(['--sandbox', 'sync', '-q'], dirs);
+    const again = await modulesLoaded(['--sandbox', 'sync'], dirs);
     expect(again.stderr).toMatch(/: nothing new · .* · 1 request · /);
     expect(crypto(again.modules)).toEqual([]);
-    const written = await nodeModulesLoaded(['--sandbox', 'fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
+    const written = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
     expect(crypto(written.modules)).not.toEqual([]);
   });
 
@@ -96,11 +96,11 @@ describe('start-up loads only what the command needs', () => {
   it('an offline page loads DuckDB without detect-libc', async () => {
     const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
     const detectLibc = (files: string[]) => files.filter((file) => file.includes('detect-libc'));
-    await nodeModulesLoaded(['--sandbox', 'sync', '-q'], dirs);
-    const page = await nodeModulesLoaded(['--sandbox', 'results', '--offline', '--limit', '1', '-f', 'json'], dirs);
+    await modulesLoaded(['--sandbox', 'sync', '-q'], dirs);
+    const page = await modulesLoaded(['--sandbox', 'results', '--offline', '--limit', '1', '-f', 'json'], dirs);
     expect(page.files.filter((file) => file.endsWith('duckdb.node'))).toHaveLength(1);
     expect(detectLibc(page.files)).toEqual([]);
-    const query = await nodeModulesLoaded(['--sandbox', 'sql', 'SELECT 1', '-f', 'json'], dirs);
+    const query = await modulesLoaded(['--sandbox', 'sql', 'SELECT 1', '-f', 'json'], dirs);
     expect(detectLibc(query.files)).not.toEqual([]);
   });
 });
@@ -109,7 +109,7 @@ describe('start-up loads only what the command needs', () => {
  * Node's own modules that `mkt args…` loaded (`process.moduleLoadList`), the files it required
  * (`require.cache`), both written as it exits, and its stderr.
  */
-async function nodeModulesLoaded(args: readonly string[], env: Record<string, string> = {}): Promise<{ modules: string[]; files: string[]; stderr: string }> {
+async function modulesLoaded(args: readonly string[], env: Record<string, string> = {}): Promise<{ modules: string[]; files: string[]; stderr: string }> {
   const dir = tempDir('mkt-modules-');
   const report = join(dir, 'modules.json');
   const preload = join(dir, 'report.cjs');
