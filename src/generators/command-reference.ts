@@ -1,5 +1,5 @@
 import type { CommandExample } from '../commands/examples.js';
-import { allCommands, type CommandSpec, globalOptionsOf, type OptionSpec } from './model.js';
+import { allCommands, type CommandSpec, optionsOf, type OptionSpec } from './model.js';
 import { CONFIG_DIRECTORY, type Entry, ENVIRONMENT, EXIT_STATUS, FILES } from './reference-facts.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -26,17 +26,16 @@ function examples(list: readonly CommandExample[]): string {
 }
 
 function commandSection(command: CommandSpec, program: CommandSpec): string {
-  const globals = globalOptionsOf(command, program);
-  const own = [...command.options.filter((option) => !option.global && option.long !== '--help'), ...globals.described];
+  const { own, globals, all } = optionsOf(command, program);
   const parts = [`## ${title(command)}`, command.description, `\`\`\`\n${command.usage}\n\`\`\``];
   if (command.arguments.length > 0) {
     parts.push(table(['argument', 'meaning'], command.arguments.map((argument) => [code(`<${argument.name}>`), argument.description])));
   }
   if (own.length > 0) parts.push(optionTables(own, '###'));
-  if (globals.all) {
+  if (all) {
     parts.push('It takes every [global option](#global-options).');
-  } else if (globals.options.length > 0) {
-    parts.push(`[Global options](#global-options) it takes: ${globals.options.map((option) => code(option.long ?? '')).join(', ')}.`);
+  } else if (globals.length > 0) {
+    parts.push(`[Global options](#global-options) it takes: ${globals.map((option) => code(option.long ?? '')).join(', ')}.`);
   }
   if (command.subcommands.length > 0) {
     parts.push(`Subcommands: ${command.subcommands.map((sub) => `[${sub.path.at(-1)}](#${anchor(title(sub))})`).join(', ')}.`);

@@ -1,5 +1,5 @@
 import type { CommandExample } from '../commands/examples.js';
-import { allCommands, type CommandSpec, globalOptionsOf, type OptionSpec } from './model.js';
+import { allCommands, type CommandSpec, optionsOf, type OptionSpec } from './model.js';
 import { CONFIG_DIRECTORY, type Entry, ENVIRONMENT, EXIT_STATUS, FILES } from './reference-facts.js';
 
 /** Characters the text may hold beyond ASCII, as roff spells them so any device renders them. */
@@ -61,17 +61,16 @@ function optionGroups(options: readonly OptionSpec[], heading: (group: string) =
 }
 
 function commandSection(command: CommandSpec, program: CommandSpec): string {
-  const globals = globalOptionsOf(command, program);
-  const own = [...command.options.filter((option) => !option.global && option.long !== '--help'), ...globals.described];
+  const { own, globals, all } = optionsOf(command, program);
   const parts = [`.SS ${quoted(command.usage)}`, roffText(command.description)];
   if (command.arguments.length > 0) {
     parts.push(command.arguments.map((argument) => item(italic(argument.name), argument.description || argument.name)).join('\n'));
   }
   if (own.length > 0) parts.push(optionGroups(own, (group) => `.PP\n${roffText(`${group}:`)}`));
-  if (globals.all) {
+  if (all) {
     parts.push('.PP\nIt takes every global option (see GLOBAL OPTIONS).');
-  } else if (globals.options.length > 0) {
-    parts.push(`.PP\nGlobal options it takes: ${globals.options.map((option) => bold(option.long ?? option.short ?? '')).join(', ')}.`);
+  } else if (globals.length > 0) {
+    parts.push(`.PP\nGlobal options it takes: ${globals.map((option) => bold(option.long ?? option.short ?? '')).join(', ')}.`);
   }
   if (command.subcommands.length > 0) {
     parts.push(`.PP\nSubcommands: ${command.subcommands.map((sub) => bold(sub.path.at(-1) as string)).join(', ')}.`);

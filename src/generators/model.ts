@@ -94,16 +94,20 @@ export function describeCommand(command: Command, path: readonly string[] = []):
 }
 
 /**
- * The program's options a command reads: those that mean to it what the program's help says
- * (`options`), and those its help describes its own way (`described`, listed with its own
- * options), and whether it reads all that a command can.
+ * A command's options as its reference lists them: its own, with the program's options that its
+ * help describes its own way (`own`); the program's options that mean to it what the program's
+ * help says (`globals`); and whether it reads all the program's options that a command can.
  */
-export function globalOptionsOf(command: CommandSpec, program: CommandSpec): { options: OptionSpec[]; described: OptionSpec[]; all: boolean } {
+export function optionsOf(command: CommandSpec, program: CommandSpec): { own: OptionSpec[]; globals: OptionSpec[]; all: boolean } {
   const globals = command.options.filter((option) => option.global);
   const programDescription = new Map(program.options.map((option) => [option.long, option.description]));
   const describedOwnWay = (option: OptionSpec) => option.description !== programDescription.get(option.long);
   const readable = program.options.filter((option) => option.long !== '--help' && option.long !== '--version');
-  return { options: globals.filter((option) => !describedOwnWay(option)), described: globals.filter(describedOwnWay), all: globals.length === readable.length };
+  return {
+    own: [...command.options.filter((option) => !option.global && option.long !== '--help'), ...globals.filter(describedOwnWay)],
+    globals: globals.filter((option) => !describedOwnWay(option)),
+    all: globals.length === readable.length,
+  };
 }
 
 /** Every command of the tree, the program first, each before its subcommands. */
