@@ -80,7 +80,7 @@ describe('start-up loads only what the command needs', () => {
   // node:crypto took 3-7 ms to load (src/mirror/sync-state.ts). Writing a file with -o loads it,
   // for the temporary file's random name, so the check can fail.
   it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
-    const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
+    const dirs = userDirs();
     const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
     await modulesLoaded(['--sandbox', 'sync', '-q'], dirs);
     const again = await modulesLoaded(['--sandbox', 'sync'], dirs);
@@ -94,7 +94,7 @@ describe('start-up loads only what the command needs', () => {
   // of a page before DuckDB could begin (src/mirror/duckdb.ts). `mkt sql` loads @duckdb/node-api,
   // whose bindings come through that entry, so the check can fail.
   it('an offline page loads DuckDB without detect-libc', async () => {
-    const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
+    const dirs = userDirs();
     const detectLibc = (files: string[]) => files.filter((file) => file.includes('detect-libc'));
     await modulesLoaded(['--sandbox', 'sync', '-q'], dirs);
     const page = await modulesLoaded(['--sandbox', 'results', '--offline', '--limit', '1', '-f', 'json'], dirs);
@@ -104,6 +104,11 @@ describe('start-up loads only what the command needs', () => {
     expect(detectLibc(query.files)).not.toEqual([]);
   });
 });
+
+/** One user's directories, kept across a test's runs: a sync's mirror and state for the runs after it. */
+function userDirs(): { MKT_DATA_DIR: string; MKT_CACHE_DIR: string; MKT_CONFIG_DIR: string } {
+  return { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
+}
 
 /**
  * Node's own modules that `mkt args…` loaded (`process.moduleLoadList`), the files it required
