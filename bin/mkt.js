@@ -8,7 +8,9 @@
 // enough has survived its collections since the last growth, and a long walk always gets there,
 // up to 32 MB on Node 20 and 22 and 128 MB on Node 24, which took a 1,000,000-record export to
 // 364-400 MB on Node 24. Held at 8 MB per semi-space it peaks at 213-242 MB (docs/performance.md,
-// "Memory"). `node bin/mkt.js` runs without it.
+// "Memory"). It costs each command 14-20 ms on Node 20 and 22, whose V8 then rejects the code
+// cache of Node's own modules, and nothing on Node 24 (the same section). `node bin/mkt.js` runs
+// without it.
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { readFileSync } = require('node:fs');
