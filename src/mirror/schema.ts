@@ -5,6 +5,12 @@ import { FEE_SCHEDULE_RESULT_FIELDS, type FieldKind } from '../api/fields.js';
  * The layout of a mirror (docs/mirror.md). `results` holds the document's 26 fields with true
  * types; every other table is mkt's bookkeeping and starts with `mkt_`. A mirror written by a
  * later layout is refused rather than misread.
+ *
+ * `mkt_mirror.results_in_order` is the number of records `results` held when a sync last left
+ * them stored oldest first, by created_on and then id (null when it could not): while the count
+ * is the same, `results --offline` reads a page in that order by the records' places
+ * (src/mirror/offline-results.ts). The column came after the first mirrors, which gain it at
+ * their next sync.
  */
 export const MIRROR_LAYOUT = 1;
 
@@ -29,6 +35,7 @@ const columnsWithValues = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field) =>
 export const CREATE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS results (${resultColumnsDdl});
 CREATE TABLE IF NOT EXISTS mkt_mirror (layout INTEGER NOT NULL, service VARCHAR NOT NULL, filters VARCHAR NOT NULL, created_at TIMESTAMPTZ NOT NULL);
+ALTER TABLE mkt_mirror ADD COLUMN IF NOT EXISTS results_in_order BIGINT;
 CREATE TABLE IF NOT EXISTS mkt_syncs (started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ, new_records BIGINT, removed_records BIGINT, changed_records BIGINT, requests INTEGER, total_records BIGINT, full_walk BOOLEAN);
 CREATE TABLE IF NOT EXISTS mkt_removed_results (${resultColumnsDdl}, removed_at TIMESTAMPTZ);
 CREATE TABLE IF NOT EXISTS mkt_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);

@@ -56,7 +56,7 @@ const COMMIT_EVERY_PAGES = 100;
 const COMMIT_EVERY_MS = 2000;
 
 const fieldIndex = (name: string) => FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === name);
-const [EXCHANGE_NAME, FEE_TYPE, VERSION_ID, CREATED_ON] = ['exchange_name', 'fee_type', 'version_id', 'created_on'].map(fieldIndex) as [number, number, number, number];
+const [ID, EXCHANGE_NAME, FEE_TYPE, VERSION_ID, CREATED_ON] = ['id', 'exchange_name', 'fee_type', 'version_id', 'created_on'].map(fieldIndex) as [number, number, number, number, number];
 
 /**
  * Brings a mirror up to date with the service's answer for its filters (docs/mirror.md).
@@ -103,8 +103,8 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
     full_walk: fullWalk,
   };
   await mirror.transaction(async () => {
-    if (fullWalk) await replaceResults(mirror, identity);
-    else await mirror.append('results', outcome.records ?? []);
+    if (fullWalk) await replaceResults(mirror, identity, outcome.totalRecords);
+    else await appendResults(mirror, outcome.records ?? [], outcome.totalRecords);
     await mirror.run('INSERT INTO mkt_syncs VALUES (to_timestamp($1 / 1000), now(), $2, $3, $4, $5, $6, $7)', [
       startedAt,
       summary.new_records,
@@ -120,7 +120,7 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
 
 /** What a sync found, before it is committed. */
 interface Outcome {
-  /** New records to append (when not a full walk). */
+  /** New records to append (when not a full walk), oldest first. */
   records?: StoredRecord[];
   newRecords: number;
   removedRecords: number;
@@ -166,7 +166,19 @@ async function readNewest(
   }
   // In a mirror of the latest versions, a new version's records push out its predecessor's.
   if (count + records.length !== total || (request.filters.latest_only && records.length > 0)) return undefined;
+  records.sort(oldestFirst);
   return { records, newRecords: records.length, removedRecords: 0, changedRecords: 0, newVersions: versionsOf(records), totalRecords: total };
+}
+
+/**
+ * By created_on, then id: the order `results` is stored in (schema.ts). Where JavaScript's code
+ * units and DuckDB's UTF-8 bytes order two ids otherwise, appendResults finds it.
+ */
+function oldestFirst(a: StoredRecord, b: StoredRecord): number {
+  const [createdOnA, createdOnB] = [a.values[CREATED_ON] as bigint, b.values[CREATED_ON] as bigint];
+  if (createdOnA !== createdOnB) return createdOnA < createdOnB ? -1 : 1;
+  const [idA, idB] = [a.values[ID] as string, b.values[ID] as string];
+  return idA < idB ? -1 : idA > idB ? 1 : 0;
 }
 
 /** The versions of new records, by exchange, fee type and version. */
@@ -312,8 +324,25 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
   };
 }
 
-/** The staged records become the mirror's; those that left are noted in mkt_removed_results. Within a transaction. */
-async function replaceResults(mirror: Mirror, identity: MirrorIdentity): Promise<void> {
+/**
+ * New records, oldest first, join the mirror's. They stay stored in order (schema.ts) when the
+ * mirror's were and theirs follow on: a record older than the mirror's newest (which the counts
+ * allow when another was withdrawn) or ids that DuckDB orders otherwise than JavaScript do not.
+ * Within a transaction.
+ */
+async function appendResults(mirror: Mirror, records: readonly StoredRecord[], total: number): Promise<void> {
+  const before = total - records.length;
+  await mirror.append('results', records);
+  const inOrder = mirror.resultsInOrder === before && (await mirror.storedInOrderFrom(Math.max(before - 1, 0)));
+  await mirror.run('UPDATE mkt_mirror SET results_in_order = $1', [inOrder ? total : null]);
+}
+
+/**
+ * The staged records become the mirror's, stored in order (schema.ts): a walk stages them oldest
+ * first, and they are sorted only when the service ordered its pages otherwise. Those that left
+ * are noted in mkt_removed_results. Within a transaction.
+ */
+async function replaceResults(mirror: Mirror, identity: MirrorIdentity, total: number): Promise<void> {
   await mirror.run(`INSERT INTO mkt_removed_results SELECT r.*, now() FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id`);
   // The staging tables become the mirror's, renamed rather than copied: copying 300,000 records
   // took 1 s and wrote them to the file twice (docs/performance.md). CREATE_SCHEMA then makes
@@ -322,11 +351,17 @@ async function replaceResults(mirror: Mirror, identity: MirrorIdentity): Promise
   await mirror.run('ALTER TABLE mkt_walk_results RENAME TO results');
   await mirror.run('DROP TABLE mkt_timestamp_text');
   await mirror.run('ALTER TABLE mkt_walk_timestamp_text RENAME TO mkt_timestamp_text');
+  if (!(await mirror.storedInOrderFrom(0))) await mirror.storeInOrder();
   await mirror.run(CREATE_SCHEMA);
   await mirror.run('DELETE FROM mkt_amounts a WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.fee_amount = a.fee_amount)');
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DELETE FROM mkt_mirror');
-  await mirror.run('INSERT INTO mkt_mirror VALUES ($1, $2, $3, now())', [MIRROR_LAYOUT, identity.service, identity.filters]);
+  await mirror.run('INSERT INTO mkt_mirror (layout, service, filters, created_at, results_in_order) VALUES ($1, $2, $3, now(), $4)', [
+    MIRROR_LAYOUT,
+    identity.service,
+    identity.filters,
+    total,
+  ]);
 }
 
 function sameIdentity(a: MirrorIdentity, b: MirrorIdentity): boolean {

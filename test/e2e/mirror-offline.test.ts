@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
+import { openDuckDB } from '../helpers/duckdb.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -20,10 +21,26 @@ beforeAll(async () => {
   expect(sync.code).toBe(0);
 });
 
+/** A record of a hostile server's, every field there. */
+function record(id: string, scraped: string, created: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const base = { exchange_name: 'X', fee_type: 'Equity', fee_category: 'Participant Fee', fee_charge_type: 'c', fee_amount: '$1', fee_action: 'Other' };
+  const fields: Record<string, unknown> = { id, ...base, version_id: 'v', scraped_time: scraped, created_on: created, ...extra };
+  return Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, fields[name] ?? (name === 'fee_notes' ? '' : null)]));
+}
+
+/** A server that answers every results query with these records, in this order, on one page. */
+async function onePageServer(servers: ReturnType<typeof useRecordingServers>, records: () => Record<string, unknown>[]) {
+  return servers((_request, response) => {
+    const data = records();
+    sendJson(response, 200, { success: true, message: '', data, total_records: data.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false });
+  });
+}
+
 const QUERIES: readonly string[][] = [
   [],
   ['--all'],
   ['--page-size', '7', '--page-number', '3'],
+  ['--order-dir', 'asc', '--page-size', '9', '--page-number', '5'],
   ['--order-by', 'supplier_name', '--order-dir', 'asc', '--all'],
   ['--order-by', 'fee_type', '--limit', '333'],
   ['--order-by', 'fee_category', '--order-dir', 'asc', '--page-size', '100', '--page-number', '4'],
@@ -72,13 +89,8 @@ describe('mkt results --offline', () => {
   });
 
   it('keeps timestamps spelled otherwise, and refuses a value of the wrong type (nothing committed)', async () => {
-    const base = { exchange_name: 'X', fee_type: 'Equity', fee_category: 'Participant Fee', fee_charge_type: 'c', fee_amount: '$1', fee_action: 'Other' };
-    const record = (id: string, scraped: string, created: string, extra: Record<string, unknown> = {}) =>
-      Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, ({ id, ...base, version_id: 'v', scraped_time: scraped, created_on: created, ...extra } as Record<string, unknown>)[name] ?? (name === 'fee_notes' ? '' : null)]));
     let records = [record('a', '2024-01-02T03:04:05Z', '2024-01-02T03:04:05.5'), record('b', '2024-01-02T05:04:05.123456+02:00', '2024-01-02T03:04:06.000001')];
-    const odd = await servers((_request, response) =>
-      sendJson(response, 200, { success: true, message: '', data: records, total_records: records.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }),
-    );
+    const odd = await onePageServer(servers, () => records);
     const oddMirror = join(tempDir('mkt-mirror-'), 'odd.duckdb');
     const oddEnv = { env: { MKT_BASE_URL: odd.url, MKT_API_KEY: 'k', MKT_MIRROR: oddMirror } };
     expect((await runInProcess(['sync'], oddEnv)).code).toBe(0);
@@ -107,14 +119,61 @@ describe('mkt results --offline', () => {
       scraped_time: index === 5 ? '2024-01-02T04:04:05.5+01:00' : '2024-01-02T03:04:05.500000+00:00',
       created_on: index === 5 ? '2024-01-02T03:04:05.5' : '2024-01-02T03:04:05.500000',
     }));
-    const server = await servers((_request, response) =>
-      sendJson(response, 200, { success: true, message: '', data: records, total_records: records.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }),
-    );
+    const server = await onePageServer(servers, () => records);
     const textEnv = { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k', MKT_MIRROR: join(tempDir('mkt-mirror-'), 'texts.duckdb') } };
     expect((await runInProcess(['sync'], textEnv)).code).toBe(0);
     const offline = await runInProcess(['results', '--offline', '-f', 'ndjson', '--order-dir', 'asc'], textEnv);
     expect(offline).toMatchObject({ code: 0, stderr: '' });
     expect(offline.stdout).toBe(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
+  });
+  it('reads every record in created_on order by place only while the sync keeps them stored so, whatever the service\'s order', async () => {
+    // The service's order is not the mirror's: the sync sorts a walk's records, and finds that ids
+    // new at an incremental sync are ordered otherwise by DuckDB (UTF-8 bytes) than by JavaScript.
+    let records = [
+      record('b', '2024-01-02T00:00:00Z', '2024-01-02T00:00:00.000000'),
+      record('c', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000000'),
+      record('a', '2024-01-02T00:00:00Z', '2024-01-02T00:00:00.000000'),
+      record('d', '2024-01-03T00:00:00Z', '2024-01-03T00:00:00.000000'),
+    ];
+    const server = await onePageServer(servers, () => records);
+    const placedMirror = join(tempDir('mkt-mirror-'), 'placed.duckdb');
+    const placedEnv = { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k', MKT_MIRROR: placedMirror } };
+    const newestFirst = () =>
+      [...records].sort((x, y) => String(y.created_on).localeCompare(String(x.created_on)) || Buffer.compare(Buffer.from(String(y.id)), Buffer.from(String(x.id))));
+    const expectOffline = async (inOrder: string) => {
+      const marker = await runInProcess(['sql', 'SELECT results_in_order FROM mkt_mirror', '-f', 'csv'], placedEnv);
+      expect(marker.stdout).toBe(`results_in_order\r\n${inOrder}\r\n`);
+      const lines = (items: Record<string, unknown>[]) => items.map((item) => `${JSON.stringify(item)}\n`).join('');
+      const newest = await runInProcess(['results', '--offline', '--all', '-f', 'ndjson'], placedEnv);
+      expect(newest).toMatchObject({ code: 0, stderr: '', stdout: lines(newestFirst()) });
+      const oldest = await runInProcess(['results', '--offline', '--page-size', '2', '--page-number', '1', '--order-dir', 'asc', '-f', 'ndjson'], placedEnv);
+      expect(oldest.stdout).toBe(lines(newestFirst().reverse().slice(2, 4)));
+    };
+
+    expect((await runInProcess(['sync'], placedEnv)).code).toBe(0);
+    await expectOffline('4');
+    records = [...records, record('e\u{1F600}', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000'), record('e\uFF5E', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000')];
+    const incremental = await runInProcess(['sync', '-f', 'json'], placedEnv);
+    expect(JSON.parse(incremental.stdout)).toMatchObject({ new_records: 2, full_walk: false });
+    await expectOffline('');
+    expect((await runInProcess(['sync', '--full-refresh'], placedEnv)).code).toBe(0);
+    await expectOffline('6');
+
+    // A record added by hand, oldest of all, is read in its place: the count is no longer the sync's.
+    const duck = await openDuckDB();
+    await duck.rows(`ATTACH '${placedMirror}' AS placed; INSERT INTO placed.results (id, created_on) VALUES ('by hand', '2023-12-31')`);
+    duck.close();
+    const all = await runInProcess(['results', '--offline', '--all', '-f', 'csv', '--columns', 'id'], placedEnv);
+    expect(all.stdout).toBe(`id\r\n${[...newestFirst().map((item) => item.id), 'by hand'].join('\r\n')}\r\n`);
+
+    // A mirror made before results_in_order is read, sorted, and gains the column at its next sync.
+    const older = await openDuckDB();
+    await older.rows(`ATTACH '${placedMirror}' AS placed; ALTER TABLE placed.mkt_mirror DROP COLUMN results_in_order`);
+    older.close();
+    const sorted = await runInProcess(['results', '--offline', '--all', '-f', 'csv', '--columns', 'id'], placedEnv);
+    expect(sorted).toMatchObject({ code: 0, stdout: all.stdout });
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ removed_records: 1, full_walk: true });
+    await expectOffline('6');
   });
 });
 
