@@ -142,7 +142,8 @@ export class Mirror {
 
   /**
    * Whether the records of `results` from the one at `from` on (by rowid, their place) are stored
-   * oldest first, by created_on and then id. On 300,000 records: about 100 ms.
+   * oldest first, by created_on and then id. On 300,000 records: 55-120 ms from the first, and
+   * 5-8 ms from the last.
    */
   async storedInOrderFrom(from: number): Promise<boolean> {
     const [row] = await this.rows(
