@@ -2,8 +2,8 @@ import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
-import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
+import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -126,6 +126,7 @@ describe('mkt results --offline', () => {
     expect(offline).toMatchObject({ code: 0, stderr: '' });
     expect(offline.stdout).toBe(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   });
+
   it('reads every record in created_on order by place only while the sync keeps them stored so, whatever the service\'s order', async () => {
     // The service's order is not the mirror's: the sync sorts a walk's records, and finds that ids
     // new at an incremental sync are ordered otherwise by DuckDB (UTF-8 bytes) than by JavaScript.
