@@ -10,7 +10,7 @@ import { FEE_SCHEDULE_RESULT_FIELDS, type FieldKind } from '../api/fields.js';
  * them stored oldest first, by created_on and then id (null when it could not): while the count
  * is the same, `results --offline` reads a page in that order by the records' places
  * (src/mirror/offline-results.ts). The column came after the first mirrors, which gain it at
- * their next sync.
+ * their next sync, and a count at their next full walk.
  */
 export const MIRROR_LAYOUT = 1;
 
