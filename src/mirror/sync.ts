@@ -175,10 +175,12 @@ async function readNewest(
  * units and DuckDB's UTF-8 bytes order two ids otherwise, appendResults finds it.
  */
 function oldestFirst(a: StoredRecord, b: StoredRecord): number {
-  const [createdOnA, createdOnB] = [a.values[CREATED_ON] as bigint, b.values[CREATED_ON] as bigint];
-  if (createdOnA !== createdOnB) return createdOnA < createdOnB ? -1 : 1;
-  const [idA, idB] = [a.values[ID] as string, b.values[ID] as string];
-  return idA < idB ? -1 : idA > idB ? 1 : 0;
+  return ascending(a.values[CREATED_ON] as bigint, b.values[CREATED_ON] as bigint) || ascending(a.values[ID] as string, b.values[ID] as string);
+}
+
+/** Two values in ascending order, texts by their code units. */
+function ascending<T extends string | bigint>(x: T, y: T): number {
+  return x < y ? -1 : x > y ? 1 : 0;
 }
 
 /** The versions of new records, by exchange, fee type and version. */
@@ -196,8 +198,7 @@ function versionsOf(records: readonly StoredRecord[]): NewVersion[] {
 
 /** By exchange, fee type and version_id, as the code units compare: SQL's ORDER BY of the full walk's. */
 function compareVersions(a: NewVersion, b: NewVersion): number {
-  const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
-  return order(a.exchange_name, b.exchange_name) || order(a.fee_type, b.fee_type) || order(a.version_id, b.version_id);
+  return ascending(a.exchange_name, b.exchange_name) || ascending(a.fee_type, b.fee_type) || ascending(a.version_id, b.version_id);
 }
 
 /**
