@@ -332,6 +332,8 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
  * Within a transaction.
  */
 async function appendResults(mirror: Mirror, records: readonly StoredRecord[], total: number): Promise<void> {
+  // Nothing appended leaves the order, and the note of it, as they were.
+  if (records.length === 0) return;
   const before = total - records.length;
   await mirror.append('results', records);
   const inOrder = mirror.resultsInOrder === before && (await mirror.storedInOrderFrom(Math.max(before - 1, 0)));
