@@ -11,7 +11,7 @@ import {
 import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
-import { AVAILABLE_FILTERS_PATH, type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from './paths.js';
+import { AVAILABLE_FILTERS, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
 import { checkResultsPage } from './results-page.js';
 import { toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
@@ -20,6 +20,8 @@ import type { FeeScheduleResultsPage } from './types.js';
 export interface ServiceClient {
   /** The service's host, for messages. */
   readonly host: string;
+  /** The service's origin, `https://host[:port]`: the only one the key is sent to. */
+  readonly origin: string;
   /** GET /api/v1/exchanges/{exchange}/{resource}: the body as the service sent it. */
   fetchExchangeResource(exchange: string, resource: ExchangeResource, query?: Record<string, string>): Promise<unknown>;
   /** GET /api/v1/fee-schedule-results: one page, its envelope checked (src/api/results-page.ts). */
@@ -71,6 +73,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
 
   return {
     host: transport.host,
+    origin: transport.origin,
 
     async fetchExchangeResource(exchange, resource, query = {}) {
       try {
@@ -102,7 +105,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
     async fetchResultsPage(query) {
       let body: unknown;
       try {
-        body = await transport.getJson(RESULTS_PATH, toResultsSearchParams(query), resultsKey);
+        body = await transport.getJson(RESULTS, toResultsSearchParams(query), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
@@ -116,7 +119,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
 
     async fetchAvailableFilters() {
       try {
-        return await transport.getJson(AVAILABLE_FILTERS_PATH, new URLSearchParams(), resultsKey);
+        return await transport.getJson(AVAILABLE_FILTERS, new URLSearchParams(), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();

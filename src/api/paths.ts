@@ -1,11 +1,21 @@
-/** Paths of the service, relative to the base URL. */
+import { pathText } from '../http/base-url.js';
 
-export const API_PREFIX = '/api/v1';
-export const RESULTS_PATH = `${API_PREFIX}/fee-schedule-results`;
+/**
+ * Paths of the service, relative to the base URL, as segments: the transport appends each one,
+ * percent-encoded, to the base URL's path (src/http/transport.ts).
+ */
+export type ServicePath = readonly string[];
+
+const API: ServicePath = ['api', 'v1'];
+export const RESULTS: ServicePath = [...API, 'fee-schedule-results'];
 /** "Get Available Filters": its path is the service's public documentation's (shared/cli-contract.md, "Discovery"). */
-export const AVAILABLE_FILTERS_PATH = `${RESULTS_PATH}/filters`;
+export const AVAILABLE_FILTERS: ServicePath = [...RESULTS, 'filters'];
 
-/** The exchange endpoints, by the resource they return. */
+export const API_PREFIX = pathText(API);
+export const RESULTS_PATH = pathText(RESULTS);
+export const AVAILABLE_FILTERS_PATH = pathText(AVAILABLE_FILTERS);
+
+/** The exchange endpoints, by the resource they return: the path after the exchange. */
 export const EXCHANGE_RESOURCES = {
   fees: 'fees',
   rules: 'rules',
@@ -14,8 +24,8 @@ export const EXCHANGE_RESOURCES = {
 } as const;
 export type ExchangeResource = keyof typeof EXCHANGE_RESOURCES;
 
-export function exchangePath(exchange: string, resource: ExchangeResource): string {
-  return `${API_PREFIX}/exchanges/${encodeURIComponent(exchange)}/${EXCHANGE_RESOURCES[resource]}`;
+export function exchangePath(exchange: string, resource: ExchangeResource): ServicePath {
+  return [...API, 'exchanges', exchange, ...EXCHANGE_RESOURCES[resource].split('/')];
 }
 
 /** Header that carries the key on the results endpoint. */

@@ -85,8 +85,7 @@ async function login(context: Context, options: LoginOptions): Promise<void> {
   if (reach === undefined) {
     context.log.info(`Stored the key for profile "${profile}" without checking it.`);
   } else {
-    const host = new URL(settings.baseUrl as string).host;
-    context.log.info(`Logged in to ${host} as profile "${profile}": the key reaches ${resultsCount(reach)}.`);
+    context.log.info(`Logged in to ${reach.origin} as profile "${profile}": the key reaches ${resultsCount(reach.count)}.`);
   }
   if (!settings.baseUrl) {
     context.log.warn(`profile "${profile}" has no base URL; set one with \`mkt config set base_url URL --profile ${profile}\`.`);
@@ -104,10 +103,11 @@ function resultsCount(count: number): string {
   return `${groupDigits(count)} fee schedule result${count === 1 ? '' : 's'}`;
 }
 
-/** The key read for `auth login`, proved before it is stored. */
-async function checkNewKey(context: Context, settings: ResolvedSettings, apiKey: string): Promise<number> {
+/** The key read for `auth login`, proved before it is stored: the origin it went to, and what it reaches there. */
+async function checkNewKey(context: Context, settings: ResolvedSettings, apiKey: string): Promise<{ origin: string; count: number }> {
   try {
-    return await countReachableResults(await context.createClient({ ...settings, apiKey, keySource: 'stored' }));
+    const client = await context.createClient({ ...settings, apiKey, keySource: 'stored' });
+    return { origin: client.origin, count: await countReachableResults(client) };
   } catch (error) {
     if (!(error instanceof AuthError)) throw error;
     throw new AuthError(error.message, { hint: 'Nothing was stored. Check the key and try again.', cause: error });
@@ -129,10 +129,13 @@ async function status(context: Context, check: boolean): Promise<void> {
   };
 
   const baseUrl = settings.baseUrl ? `${settings.baseUrl}${from(baseUrlSources[settings.baseUrlSource ?? 'default'])}` : 'none';
+  // Where requests go: every path is appended to the base URL's, never resolved against it (src/http/base-url.ts).
+  const origin = settings.baseUrl ? `origin    ${new URL(settings.baseUrl).origin} (the only one the key is sent to)\n` : '';
   const key = settings.apiKey ? `${maskApiKey(settings.apiKey)}${from(keySources[settings.keySource])}` : 'none';
   context.deps.stdout.write(
     `profile   ${settings.profile}${from(profileSources[settings.profileSource])}\n`
     + `base URL  ${baseUrl}\n`
+    + origin
     + `key       ${key}\n`,
   );
   if (!settings.apiKey) {

@@ -55,23 +55,38 @@ function parseHttpUrl(text: string): string | undefined {
 }
 
 /**
+ * What makes a parsed http(s) URL unfit to be the base URL, beyond its scheme: a user or password,
+ * and an empty segment in its path.
+ *
  * `https://user:password@host/` is refused: the service takes its key in a header, never from
  * the URL, and a password there would end up in config files, logs and messages. The message
  * shows the URL without its user part, so it never echoes the password.
+ *
+ * A path with `//` is refused rather than tidied: `https://host//10.0.0.5:8080` reads as a
+ * scheme-relative URL wherever a path is resolved against it, which sends the key to another
+ * host, and which path the user meant is theirs to say. The hint offers the path with `/` for `//`.
  */
-function refuseUserInfo(text: string, origin: ValueOrigin): void {
+function refuseUnsafeBaseUrl(text: string, origin: ValueOrigin): void {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return; // not a URL: the rule's own message says so
   }
-  if (url.username === '' && url.password === '') return;
-  url.username = '';
-  url.password = '';
-  throw new UsageError(`${origin.label} must not carry a user name or password (${url.href}): the service does not authenticate that way`, {
-    hint: origin.hint ?? 'Give the URL without `user:password@`, and the key with `mkt auth login` or MKT_API_KEY.',
-  });
+  if (url.username !== '' || url.password !== '') {
+    url.username = '';
+    url.password = '';
+    throw new UsageError(`${origin.label} must not carry a user name or password (${url.href}): the service does not authenticate that way`, {
+      hint: origin.hint ?? 'Give the URL without `user:password@`, and the key with `mkt auth login` or MKT_API_KEY.',
+    });
+  }
+  if (url.pathname.includes('//')) {
+    const tidied = new URL(url.href);
+    tidied.pathname = url.pathname.replace(/\/{2,}/g, '/');
+    throw new UsageError(`${origin.label} must not have an empty segment ("//") in its path (${url.href}): it could name another host`, {
+      hint: [`Did you mean ${tidied.href}?`, origin.hint].filter(Boolean).join(' '),
+    });
+  }
 }
 
 /** Where a value came from, for the error message: `MKT_BASE_URL`, `--base-url`, a file. */
@@ -87,7 +102,7 @@ export function parseSetting<K extends SettingName>(
   origin: ValueOrigin = { label: name },
 ): NonNullable<ProfileSettings[K]> {
   const rule = SETTING_RULES[name] as SettingRule<NonNullable<ProfileSettings[K]>>;
-  if (name === 'base_url') refuseUserInfo(text.trim(), origin);
+  if (name === 'base_url') refuseUnsafeBaseUrl(text.trim(), origin);
   const value = rule.parse(text.trim());
   if (value === undefined) {
     throw new UsageError(`${origin.label} must be ${rule.expected}, not ${JSON.stringify(text)}`, { hint: origin.hint });

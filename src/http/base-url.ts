@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { MktError, UsageError } from '../errors.js';
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -22,6 +22,27 @@ export function checkBaseUrl(baseUrl: string | undefined, profile: string, insec
     throw new UsageError(`refusing to send the API key over plain http to ${url.host}`, {
       hint: 'Use an https:// base URL, or add --insecure if you really mean it.',
     });
+  }
+  return url;
+}
+
+/** A path of segments as a URL path, `/a/b%2Fc`: each segment percent-encoded, so none can hold a `/`, `?` or `#`. */
+export const pathText = (path: readonly string[]): string => path.map((segment) => `/${encodeURIComponent(segment)}`).join('');
+
+/**
+ * The URL of `path` under the base URL, with `query`: its segments appended to the base URL's
+ * path, never a string resolved against the base URL, which a path starting `//` would send to
+ * another host. A URL that still leaves the base URL's origin or path (a `..` segment) is
+ * refused before anything is sent.
+ */
+export function serviceUrl(baseUrl: URL, path: readonly string[], query: URLSearchParams): URL {
+  const url = new URL(baseUrl.href);
+  const basePath = baseUrl.pathname.replace(/\/$/, '');
+  url.pathname = `${basePath}${pathText(path)}`;
+  url.search = query.toString();
+  url.hash = '';
+  if (url.origin !== baseUrl.origin || !url.pathname.startsWith(`${basePath}/`)) {
+    throw new MktError(`refusing to request ${url.href}: mkt sends the key only under ${baseUrl.origin}${basePath}/`);
   }
   return url;
 }

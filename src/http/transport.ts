@@ -13,6 +13,7 @@ import { http } from './node-http.js';
 import { serverText } from './server-text.js';
 import type { Logger } from '../io/log.js';
 import { openRoute } from './proxy.js';
+import { serviceUrl } from './base-url.js';
 import { budgetReport, RateGate } from './rate-gate.js';
 import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
 
@@ -37,7 +38,7 @@ export interface Credential {
 }
 
 export interface TransportOptions {
-  /** The service: paths are resolved under it, and no request with the key leaves its origin. */
+  /** The service: paths are appended to its path, and no request with the key leaves its origin. */
   baseUrl: URL;
   userAgent: string;
   /** For a complete answer to one try. */
@@ -56,11 +57,13 @@ export interface TransportOptions {
 export interface Transport {
   /** The service's host, for messages. */
   readonly host: string;
+  /** The service's origin, `https://host[:port]`: the only one the key is sent to. */
+  readonly origin: string;
   /**
-   * GET `path` (under the base URL) with `query`: the parsed body of a 2xx answer. Other
-   * statuses are HttpStatusError, after retries where the policy retries them.
+   * GET `path`, its segments under the base URL's path, with `query`: the parsed body of a 2xx
+   * answer. Other statuses are HttpStatusError, after retries where the policy retries them.
    */
-  getJson(path: string, query: URLSearchParams, credential: Credential, headers?: Record<string, string>): Promise<unknown>;
+  getJson(path: readonly string[], query: URLSearchParams, credential: Credential, headers?: Record<string, string>): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -203,9 +206,9 @@ export async function createTransport(options: TransportOptions): Promise<Transp
 
   return {
     host: baseUrl.host,
+    origin: baseUrl.origin,
     async getJson(path, query, credential, headers = {}) {
-      const url = new URL(`${baseUrl.pathname.replace(/\/$/, '')}${path}`, baseUrl);
-      url.search = query.toString();
+      const url = serviceUrl(baseUrl, path, query);
       const allHeaders = { 'user-agent': options.userAgent, accept: 'application/json', ...headers };
       for (let attempt = 1; ; attempt++) {
         try {

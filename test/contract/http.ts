@@ -1,4 +1,5 @@
 import { type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
+import { pathText } from '../../src/http/base-url.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
@@ -65,7 +66,7 @@ export async function getExchange<Body = unknown>(
   const key = request.key === undefined ? sandbox.keys.api_key : request.key;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...request.headers };
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  return answer(await fetch(`${sandbox.url}${exchangePath(exchange, resource)}${queryString(request.query ?? {})}`, { headers }));
+  return answer(await fetch(`${sandbox.url}${pathText(exchangePath(exchange, resource))}${queryString(request.query ?? {})}`, { headers }));
 }
 
 /** Every record of a query, page after page, checking each page's status on the way. */

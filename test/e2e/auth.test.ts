@@ -97,6 +97,7 @@ describe('mkt auth without verification', () => {
     expect(byFlag.stdout).toBe(
       'profile   work (from --profile)\n'
       + `base URL  https://work.example.test (from ${join(dir, 'config.json')})\n`
+      + 'origin    https://work.example.test (the only one the key is sent to)\n'
       + `key       …abcd (from ${join(dir, 'credentials.json')})\n`,
     );
     const byEnv = await mkt(['auth', 'status'], { env: { ...env, MKT_PROFILE: 'work' } });
@@ -113,7 +114,8 @@ describe('mkt auth without verification', () => {
     const env = { MKT_CONFIG_DIR: dir, MKT_API_KEY: OTHER_KEY, MKT_BASE_URL: 'https://env.example.test' };
     const fromEnv = await mkt(['auth', 'status'], { env });
     expect(fromEnv.stdout).toBe(
-      'profile   default\nbase URL  https://env.example.test (from MKT_BASE_URL)\nkey       …abcd (from MKT_API_KEY)\n',
+      'profile   default\nbase URL  https://env.example.test (from MKT_BASE_URL)\n'
+        + 'origin    https://env.example.test (the only one the key is sent to)\nkey       …abcd (from MKT_API_KEY)\n',
     );
     const fromFlag = await mkt(['auth', 'status', '--base-url', 'http://127.0.0.1:1'], { env });
     expect(fromFlag.stdout.split('\n')[1]).toBe('base URL  http://127.0.0.1:1 (from --base-url)');
@@ -166,7 +168,7 @@ describe('mkt auth login with verification', () => {
     expect(run).toMatchObject({
       code: 0,
       stdout: '',
-      stderr: `Logged in to ${new URL(server.url).host} as profile "default": the key reaches 3,000 fee schedule results.\n`,
+      stderr: `Logged in to ${server.url} as profile "default": the key reaches 3,000 fee schedule results.\n`,
     });
     expect(server.requests).toHaveLength(1);
     expect(server.requests[0]?.url).toBe(`${RESULTS_PATH}?page_size=1`);
@@ -207,7 +209,7 @@ describe('mkt auth login against the sandbox', () => {
     const run = await mkt(['auth', 'login', '--base-url', url], { env: { MKT_CONFIG_DIR: dir }, input: keys.api_key });
     expect(run).toMatchObject({
       code: 0,
-      stderr: `Logged in to ${new URL(url).host} as profile "default": the key reaches 3,000 fee schedule results.\n`,
+      stderr: `Logged in to ${url} as profile "default": the key reaches 3,000 fee schedule results.\n`,
     });
   });
 
@@ -221,7 +223,7 @@ describe('mkt auth login against the sandbox', () => {
     const env = { MKT_CONFIG_DIR: dir };
     const login = await mkt(['auth', 'login', '--profile', 'scoped', '--base-url', url], { env, input: keys.scoped_api_key });
     expect(login.stderr).toBe(
-      `Logged in to ${new URL(url).host} as profile "scoped": the key reaches ${page.total_records.toLocaleString('en-US')} fee schedule results.\n`,
+      `Logged in to ${url} as profile "scoped": the key reaches ${page.total_records.toLocaleString('en-US')} fee schedule results.\n`,
     );
     const results = await mkt(['results', '--profile', 'scoped', '--page-size', '1', '--format', 'json'], { env });
     expect(results.code).toBe(0);
@@ -281,7 +283,7 @@ describe('mkt auth status --check', () => {
     expect(run).toMatchObject({
       code: 0,
       stdout:
-        `profile   default\nbase URL  ${url} (from MKT_BASE_URL)\nkey       …nges (from MKT_API_KEY)\n`
+        `profile   default\nbase URL  ${url} (from MKT_BASE_URL)\norigin    ${url} (the only one the key is sent to)\nkey       …nges (from MKT_API_KEY)\n`
         + 'check     accepted: the key reaches 3,000 fee schedule results\n',
       stderr: '',
     });
@@ -292,7 +294,7 @@ describe('mkt auth status --check', () => {
     const run = await mkt(['auth', 'status', '--check'], { env: { MKT_BASE_URL: url, MKT_API_KEY: 'wrong-key-9999-zzzz' } });
     expect(run).toMatchObject({
       code: 3,
-      stdout: `profile   default\nbase URL  ${url} (from MKT_BASE_URL)\nkey       …zzzz (from MKT_API_KEY)\n`,
+      stdout: `profile   default\nbase URL  ${url} (from MKT_BASE_URL)\norigin    ${url} (the only one the key is sent to)\nkey       …zzzz (from MKT_API_KEY)\n`,
       stderr: 'mkt: the service rejected the API key (401)\nMKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n',
     });
   });

@@ -75,7 +75,9 @@ describe('--sandbox', () => {
     const run = await runInProcess(['auth', 'status', '--sandbox']);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toMatch(/^profile {3}default\nbase URL {2}http:\/\/127\.0\.0\.1:\d+ \(from --sandbox\)\nkey {7}…\S{4} \(from --sandbox\)\n$/);
+    expect(run.stdout).toMatch(
+      /^profile {3}default\nbase URL {2}(http:\/\/127\.0\.0\.1:\d+) \(from --sandbox\)\norigin {4}\1 \(the only one the key is sent to\)\nkey {7}…\S{4} \(from --sandbox\)\n$/,
+    );
   });
 
   it.each([['config', 'get', 'timeout'], ['filters'], ['completion', 'bash'], ['sandbox', '--port', '0']])('is refused by mkt %s, which reads no service', async (...args) => {

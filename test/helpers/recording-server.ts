@@ -34,10 +34,11 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 }
 
 /**
- * A server on 127.0.0.1, port 0, that records every request and answers with `respond`
- * (by default an empty results page). For asserting exactly what the client sends.
+ * A server on `host` (a loopback address, 127.0.0.1 by default), port 0, that records every
+ * request and answers with `respond` (by default an empty results page). For asserting exactly
+ * what the client sends.
  */
-export async function startRecordingServer(respond: Responder = (_request, response) => sendJson(response, 200, emptyResultsPage())) {
+export async function startRecordingServer(respond: Responder = (_request, response) => sendJson(response, 200, emptyResultsPage()), host = '127.0.0.1') {
   const requests: RecordedRequest[] = [];
   const server = createServer((incoming, response) => {
     const request = { method: incoming.method ?? '', url: incoming.url ?? '', headers: incoming.headers };
@@ -45,10 +46,10 @@ export async function startRecordingServer(respond: Responder = (_request, respo
     incoming.resume();
     incoming.on('end', () => respond(request, response));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://${host}:${port}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
@@ -68,13 +69,13 @@ export async function closedPort(): Promise<string> {
 }
 
 /** Starts recording servers for a test file's tests, each closed once its test is done. */
-export function useRecordingServers(): (respond: Responder) => ReturnType<typeof startRecordingServer> {
+export function useRecordingServers(): (respond: Responder, host?: string) => ReturnType<typeof startRecordingServer> {
   const servers: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     await Promise.all(servers.splice(0).map((server) => server.close()));
   });
-  return async (respond) => {
-    const server = await startRecordingServer(respond);
+  return async (respond, host) => {
+    const server = await startRecordingServer(respond, host);
     servers.push(server);
     return server;
   };

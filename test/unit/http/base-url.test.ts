@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
-import { checkBaseUrl, isLoopbackHost } from '../../../src/http/base-url.js';
+import { checkBaseUrl, isLoopbackHost, serviceUrl } from '../../../src/http/base-url.js';
 
 const check = (baseUrl: string | undefined, insecure = false) => checkBaseUrl(baseUrl, 'default', insecure);
 
@@ -23,5 +23,27 @@ describe('checkBaseUrl', () => {
     expect(isLoopbackHost('127.255.0.1')).toBe(true);
     expect(isLoopbackHost('128.0.0.1')).toBe(false);
     expect(isLoopbackHost('localhost.example.test')).toBe(false);
+  });
+});
+
+describe('serviceUrl appends segments to the base URL, and never leaves it (issue 35, point 1)', () => {
+  const query = new URLSearchParams({ page_size: '1' });
+  it('keeps the base path, encodes each segment, replaces the query and drops the fragment', () => {
+    expect(serviceUrl(new URL('https://api.example.test/mkt/?x=1#top'), ['api', 'v1', 'a/b?c#d'], query).href).toBe(
+      'https://api.example.test/mkt/api/v1/a%2Fb%3Fc%23d?page_size=1',
+    );
+    expect(serviceUrl(new URL('http://127.0.0.1:8080'), ['api'], new URLSearchParams()).href).toBe('http://127.0.0.1:8080/api');
+  });
+  it('never reads a path starting with // as a host', () => {
+    expect(serviceUrl(new URL('http://127.0.0.1:8080//10.255.255.1:18211'), ['api', 'v1'], query).href).toBe(
+      'http://127.0.0.1:8080//10.255.255.1:18211/api/v1?page_size=1',
+    );
+    expect(serviceUrl(new URL('http://127.0.0.1:8080/'), ['', '10.255.255.1', 'api'], query).host).toBe('127.0.0.1:8080');
+  });
+  it('refuses a segment that climbs out of the base path', () => {
+    expect(() => serviceUrl(new URL('https://api.example.test/mkt'), ['..', 'other'], query)).toThrow(
+      'refusing to request https://api.example.test/other?page_size=1: mkt sends the key only under https://api.example.test/mkt/',
+    );
+    expect(() => serviceUrl(new URL('https://api.example.test/mkt'), ['%2e%2e'], query)).not.toThrow();
   });
 });
