@@ -87,7 +87,9 @@ export class Context {
   async createClient(settings: ResolvedSettings): Promise<ServiceClient> {
     const [{ checkBaseUrl }, { checkProfileExists }] = await Promise.all([import('./http/base-url.js'), import('./config/resolve.js')]);
     checkProfileExists(settings);
-    const baseUrl = checkBaseUrl(settings.baseUrl, settings.profile, this.globals.insecure);
+    // The in-process sandbox is on this machine: never through a proxy.
+    const proxyEnv = settings.baseUrlSource === 'sandbox' ? undefined : this.deps.env;
+    const baseUrl = checkBaseUrl(settings.baseUrl, settings.profile, { insecure: this.globals.insecure, proxyEnv });
     const { apiKey } = settings;
     if (!apiKey) {
       throw new AuthError(`no API key for profile "${settings.profile}"`, {
@@ -109,8 +111,7 @@ export class Context {
       signal: this.signal,
       now: this.deps.now,
       log: this.log,
-      // The in-process sandbox is on this machine: never through a proxy.
-      proxyEnv: settings.baseUrlSource === 'sandbox' ? undefined : this.deps.env,
+      proxyEnv,
     });
     this.defer(() => transport.close());
     return createServiceClient(transport, { apiKey, keySource: settings.keySource });

@@ -1,4 +1,5 @@
 import { MktError, UsageError } from '../errors.js';
+import { proxyFor } from './proxy.js';
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
 export function isLoopbackHost(hostname: string): boolean {
@@ -6,21 +7,35 @@ export function isLoopbackHost(hostname: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
+export interface BaseUrlChecks {
+  /** --insecure: plain http to a host that is not loopback is allowed. */
+  insecure?: boolean;
+  /** Where the proxy variables are read (src/http/proxy.ts); undefined when no proxy is used. */
+  proxyEnv?: Readonly<Record<string, string | undefined>>;
+}
+
 /**
  * The base URL as a URL, or a usage error saying how to set one. Its form was checked where
- * it was read (src/config/settings.ts); here the key is kept off plain http to a host that is
- * not loopback, unless `insecure`.
+ * it was read (src/config/settings.ts); here the key is kept off plain http that leaves the
+ * machine, unless `insecure`: to a host that is not loopback, or through a proxy that is not.
  */
-export function checkBaseUrl(baseUrl: string | undefined, profile: string, insecure = false): URL {
+export function checkBaseUrl(baseUrl: string | undefined, profile: string, { insecure = false, proxyEnv }: BaseUrlChecks = {}): URL {
   if (!baseUrl) {
     throw new UsageError(`no base URL for profile "${profile}"`, {
       hint: 'Set one with --base-url, MKT_BASE_URL or `mkt config set base_url URL`; or try --sandbox.',
     });
   }
   const url = new URL(baseUrl);
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !insecure) {
+  if (url.protocol !== 'http:' || insecure) return url;
+  if (!isLoopbackHost(url.hostname)) {
     throw new UsageError(`refusing to send the API key over plain http to ${url.host}`, {
       hint: 'Use an https:// base URL, or add --insecure if you really mean it.',
+    });
+  }
+  const proxy = proxyEnv && proxyFor(url, proxyEnv);
+  if (proxy && !isLoopbackHost(proxy.hostname)) {
+    throw new UsageError(`refusing to send the API key over plain http through proxy ${proxy.host} (from ${proxy.variable})`, {
+      hint: `Use an https:// base URL, add ${url.hostname} to no_proxy, or add --insecure if you really mean it.`,
     });
   }
   return url;

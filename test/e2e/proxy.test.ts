@@ -186,6 +186,36 @@ describe('an http service through the proxy, absolute URL as the path', () => {
   });
 });
 
+describe('a plain-http service through a proxy not on loopback: refused before anything is sent (issue 35, point 1)', () => {
+  it('http_proxy=http://192.0.2.2:3128 with a loopback http base URL: exit 2, the proxy named, nothing sent', async () => {
+    const service = await startServer((_request, response) => sendJson(response, 200, emptyResultsPage()));
+    // 192.0.2.2 is never contacted: mkt refuses before opening any connection.
+    const run = await runInProcess(['results', '--format', 'json'], { env: { http_proxy: 'http://192.0.2.2:3128', MKT_BASE_URL: service.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'mkt: refusing to send the API key over plain http through proxy 192.0.2.2:3128 (from http_proxy)\n'
+        + 'Use an https:// base URL, add 127.0.0.1 to no_proxy, or add --insecure if you really mean it.\n',
+    });
+    expect(service.requests).toEqual([]);
+  });
+
+  it('0.0.0.0, which reaches this machine but is not loopback, is refused as well; with --insecure the key goes through it', async () => {
+    const service = await startServer((_request, response) => sendJson(response, 200, emptyResultsPage()));
+    const proxy = await startProxy();
+    const viaAnyAddress = proxy.url.replace('127.0.0.1', '0.0.0.0');
+    const env = { ALL_PROXY: viaAnyAddress, MKT_BASE_URL: service.url, MKT_API_KEY: KEY };
+    const refused = await runInProcess(['results', '--format', 'json'], { env });
+    expect(refused).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^mkt: refusing to send the API key over plain http through proxy 0\.0\.0\.0:\d+ \(from ALL_PROXY\)\n/) });
+    expect(proxy.passed).toEqual([]);
+    expect(service.requests).toEqual([]);
+    const insecure = await runInProcess(['results', '--format', 'json', '--insecure'], { env });
+    expect(insecure).toMatchObject({ code: 0, stdout: '[]\n', stderr: '' });
+    expect(proxy.passed.map(({ method, headers }) => [method, headers['x-service-api-access-key']])).toEqual([['GET', KEY]]);
+  });
+});
+
 describe('no proxy', () => {
   it.each([
     ['the host', '127.0.0.1'],

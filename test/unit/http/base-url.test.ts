@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/errors.js';
 import { checkBaseUrl, isLoopbackHost, serviceUrl } from '../../../src/http/base-url.js';
 
-const check = (baseUrl: string | undefined, insecure = false) => checkBaseUrl(baseUrl, 'default', insecure);
+const check = (baseUrl: string | undefined, insecure = false) => checkBaseUrl(baseUrl, 'default', { insecure });
 
 describe('checkBaseUrl', () => {
   it('accepts https anywhere and http on loopback', () => {
@@ -23,6 +23,23 @@ describe('checkBaseUrl', () => {
     expect(isLoopbackHost('127.255.0.1')).toBe(true);
     expect(isLoopbackHost('128.0.0.1')).toBe(false);
     expect(isLoopbackHost('localhost.example.test')).toBe(false);
+  });
+});
+
+describe('checkBaseUrl keeps the key off plain http through a proxy that is not on loopback (issue 35, point 1)', () => {
+  const service = 'http://127.0.0.1:8080';
+  it('refuses a proxy elsewhere, naming it and the variable', () => {
+    expect(() => checkBaseUrl(service, 'default', { proxyEnv: { http_proxy: 'http://192.0.2.2:3128' } })).toThrow(
+      'refusing to send the API key over plain http through proxy 192.0.2.2:3128 (from http_proxy)',
+    );
+    expect(() => checkBaseUrl(service, 'default', { proxyEnv: { ALL_PROXY: 'http://0.0.0.0:3128' } })).toThrow('through proxy 0.0.0.0:3128 (from ALL_PROXY)');
+  });
+  it('allows a proxy on loopback, a host no_proxy lists, an https service, and --insecure', () => {
+    expect(checkBaseUrl(service, 'default', { proxyEnv: { http_proxy: 'http://127.0.0.1:3128' } }).host).toBe('127.0.0.1:8080');
+    expect(checkBaseUrl(service, 'default', { proxyEnv: { http_proxy: 'http://[::1]:3128' } }).host).toBe('127.0.0.1:8080');
+    expect(checkBaseUrl(service, 'default', { proxyEnv: { http_proxy: 'http://192.0.2.2:3128', no_proxy: '127.0.0.1' } }).host).toBe('127.0.0.1:8080');
+    expect(checkBaseUrl('https://api.example.test', 'default', { proxyEnv: { HTTPS_PROXY: 'http://192.0.2.2:3128' } }).host).toBe('api.example.test');
+    expect(checkBaseUrl(service, 'default', { insecure: true, proxyEnv: { http_proxy: 'http://192.0.2.2:3128' } }).host).toBe('127.0.0.1:8080');
   });
 });
 
