@@ -12,7 +12,7 @@ import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
 import { AVAILABLE_FILTERS, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
-import { checkResultsPage } from './results-page.js';
+import { checkResultsPage, malformedAnswer } from './results-page.js';
 import { toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
 
@@ -37,6 +37,20 @@ export interface ClientAuth {
   apiKey: string;
   /** Where the key came from, for the hint when the service rejects it. */
   keySource: 'env' | 'stored' | 'sandbox' | 'none';
+}
+
+/** What a JSON value is, in words, without quoting the server's text. */
+const kindOf = (value: unknown): string =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+
+/**
+ * What makes an exchange endpoint's body unusable as a table, or undefined: the document shows
+ * objects, and the historical body's shape is not shown, so an array of objects is taken too.
+ */
+function exchangeBodyProblem(body: unknown): string | undefined {
+  if (!Array.isArray(body)) return kindOf(body) === 'an object' ? undefined : `the body is ${kindOf(body)}, not an object`;
+  const index = body.findIndex((item) => kindOf(item) !== 'an object');
+  return index === -1 ? undefined : `body[${index}] is ${kindOf(body[index])}, not an object`;
 }
 
 export function createServiceClient(transport: Transport, auth: ClientAuth): ServiceClient {
@@ -76,8 +90,9 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
     origin: transport.origin,
 
     async fetchExchangeResource(exchange, resource, query = {}) {
+      let body: unknown;
       try {
-        return await transport.getJson(exchangePath(exchange, resource), new URLSearchParams(query), bearer, {
+        body = await transport.getJson(exchangePath(exchange, resource), new URLSearchParams(query), bearer, {
           'content-type': 'application/json',
         });
       } catch (error) {
@@ -100,6 +115,9 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         }
         throw withServiceDetail(error);
       }
+      const problem = exchangeBodyProblem(body);
+      if (problem !== undefined) throw malformedAnswer(transport.host, problem);
+      return body;
     },
 
     async fetchResultsPage(query) {

@@ -232,7 +232,30 @@ export async function createTransport(options: TransportOptions): Promise<Transp
   };
 }
 
-/** A 2xx body is JSON or the try failed; other statuses become HttpStatusError, their body parsed when it is JSON. */
+/** Deeper than any answer in the service's document, and far within what recursion over a body (JSON.stringify, the output's columns) can take. */
+const MAX_NESTING = 64;
+
+/** Whether `value`'s arrays and objects nest more than `limit` levels deep, walked without recursion so that no depth overflows the stack. */
+function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const pending: unknown[] = [value];
+  const depths: number[] = [1];
+  for (let current = pending.pop(); current !== undefined; current = pending.pop()) {
+    const depth = depths.pop() as number;
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (typeof child !== 'object' || child === null) continue;
+      pending.push(child);
+      depths.push(depth + 1);
+    }
+  }
+  return false;
+}
+
+/**
+ * A 2xx body is JSON no deeper than MAX_NESTING, or the try failed; other statuses become
+ * HttpStatusError, their body parsed when it is such JSON, else kept as text.
+ */
 function parseResponse(response: RawResponse, url: URL): unknown {
   const ok = response.status >= 200 && response.status < 300;
   const text = response.body.toString('utf8').replace(/^\uFEFF/, '');
@@ -244,11 +267,13 @@ function parseResponse(response: RawResponse, url: URL): unknown {
   } catch {
     // kept as text: error pages are often HTML
   }
+  const tooDeep = isJson && nestsDeeperThan(body, MAX_NESTING);
   if (ok) {
     if (!isJson) throw new MalformedResponseError(`${url.host} answered ${response.status} with a body that is not JSON (or is cut short)`);
+    if (tooDeep) throw new MalformedResponseError(`${url.host} sent a malformed answer: arrays and objects nest more than ${MAX_NESTING} levels deep`);
     return body;
   }
-  throw new HttpStatusError(response.status, response.statusText, url.href, body, {
+  throw new HttpStatusError(response.status, response.statusText, url.href, tooDeep ? text : body, {
     retryAfter: headerValue(response.headers['retry-after']),
   });
 }
