@@ -17,6 +17,7 @@ export function outputOptions(context: Context, defaultFormat?: Format): WriteOp
     defaultFormat,
     outputPath,
     stdout: context.deps.stdout,
+    stderr: context.deps.stderr,
     color: context.stdoutColor,
     signal: context.signal,
   };
