@@ -26,6 +26,8 @@ export interface WriteOptions {
   color: boolean;
   /** Ctrl-C or SIGTERM: the export stops, no file is left, and InterruptedError is thrown. */
   signal: AbortSignal;
+  /** `--csv-safe`: CSV cells a spreadsheet would take for a formula are written after a `'`. */
+  csvSafe?: boolean;
 }
 
 export interface WriteResult {
@@ -111,7 +113,7 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
       records += count;
     }),
   };
-  const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, target), signal);
+  const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, { ...target, csvSafe: options.csvSafe }), signal);
   const result = (): WriteResult => (outputPath === undefined ? { format, records } : { format, records, path: outputPath });
 
   let target = stdoutTarget(options);
