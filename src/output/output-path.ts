@@ -1,5 +1,5 @@
 import { fstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join, sep } from 'node:path';
 import { MktError, UsageError } from '../errors.js';
 
 /**
@@ -109,7 +109,7 @@ function checkDescriptor(descriptor: number, path: string): void {
  * never normalised, so that `..` after a link is the kernel's `..`.
  */
 export function outputDestination(path: string): OutputDestination {
-  let current = isAbsolute(path) ? path : `${process.cwd()}/${path}`;
+  let current = isAbsolute(path) ? path : `${process.cwd()}${sep}${path}`;
   for (let links = 0; links <= MAX_LINKS; links++) {
     let directory: string;
     try {
@@ -133,7 +133,7 @@ export function outputDestination(path: string): OutputDestination {
       if (code === 'EINVAL' || code === 'ENOENT') return { file: current };
       throw cannotWrite(path, error);
     }
-    current = isAbsolute(target) ? target : `${directory}/${target}`;
+    current = isAbsolute(target) ? target : `${directory}${sep}${target}`;
   }
   throw new MktError(`cannot write ${path}: too many levels of symbolic links (ELOOP)`);
 }

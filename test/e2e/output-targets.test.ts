@@ -150,6 +150,13 @@ describe('-o that cannot be a file is refused before anything is sent', () => {
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: `mkt: cannot write to ${dir}: it is a directory\nGive a file name to -o.\n`, requests: 0 });
   });
 
+  it('refuses a symbolic link to a directory, exit 2', async () => {
+    const dir = tempDir('mkt-dir-');
+    symlinkSync(dir, join(dir, 'link'));
+    const run = await recorded(['results', '-o', join(dir, 'link')]);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `mkt: cannot write to ${join(dir, 'link')}: it is a directory\nGive a file name to -o.\n`, requests: 0 });
+  });
+
   it('refuses an empty file name, exit 2', async () => {
     const run = await recorded(['results', '-o', '']);
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'mkt: -o: the file name is empty\nGive a file name, or -o - for standard output.\n', requests: 0 });
