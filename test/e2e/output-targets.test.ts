@@ -74,10 +74,15 @@ describe('-o naming one of mkt\'s descriptors', () => {
     expect(statSync(log).ino).toBe(inode);
   });
 
-  it('-o /dev/stdout writes to mkt\'s standard output, as -o - does', async () => {
+  it('-o /dev/stdout, or a link to it, writes to mkt\'s standard output, as -o - does', async () => {
     const expected = await runInProcess([...args, '-o', '-'], env());
-    const run = await runInProcess([...args, '-o', '/dev/stdout'], env());
-    expect(run).toMatchObject({ code: 0, stdout: expected.stdout, stderr: '' });
+    const link = join(tempDir('mkt-link-'), 'out.csv');
+    symlinkSync('/dev/stdout', link);
+    for (const path of ['/dev/stdout', link]) {
+      const run = await runInProcess([...args, '-o', path], env());
+      expect(run).toMatchObject({ code: 0, stdout: expected.stdout, stderr: '' });
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
   });
 
   it('names a descriptor that is not open, exit 1, before anything is sent', async () => {
