@@ -133,6 +133,9 @@ export function outputDestination(path: string): OutputDestination {
       if (code === 'EINVAL' || code === 'ENOENT') return { file: current };
       throw cannotWrite(path, error);
     }
+    // Another process's descriptor on a pipe or socket (`/proc/<pid>/fd/1` -> `pipe:[123]`) is no
+    // path: opened as it is, the kernel reaches the pipe.
+    if (!isAbsolute(target) && /^(pipe|socket):\[\d+\]$/.test(target) && directory.startsWith('/proc/')) return { file: current };
     current = isAbsolute(target) ? target : `${directory}${sep}${target}`;
   }
   throw new MktError(`cannot write ${path}: too many levels of symbolic links (ELOOP)`);

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { type OnFilesOptions, runMktOnFiles } from '../helpers/run-on-files.js';
@@ -83,6 +83,23 @@ describe('-o naming one of mkt\'s descriptors', () => {
       expect(run).toMatchObject({ code: 0, stdout: expected.stdout, stderr: '' });
     }
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it("writes into another process's pipe through /proc/<pid>/fd/1, as the kernel opens it", async () => {
+    // A process whose stdout is a pipe (Node gives its children sockets): it prints its pid, and cat passes on what comes after.
+    const shell = spawn('bash', ['-c', '{ echo $BASHPID; exec sleep 60; } | cat'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    try {
+      let received = '';
+      shell.stdout.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+      await vi.waitFor(() => expect(received).toMatch(/^\d+\n/));
+      const pid = received.trimEnd();
+      const expected = (await runInProcess([...args, '-o', '-'], env())).stdout;
+      const run = await runInProcess([...args, '-o', `/proc/${pid}/fd/1`], env());
+      expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      await vi.waitFor(() => expect(received).toBe(`${pid}\n${expected}`));
+    } finally {
+      process.kill(-(shell.pid as number));
+    }
   });
 
   it('names a descriptor that is not open, exit 1, before anything is sent', async () => {
