@@ -16,21 +16,21 @@ _mkt_commands_of() {
 # The flags the command path $1 takes.
 _mkt_flags_of() {
   case $1 in
-    '') _mkt_words=(-f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -V --version -h --help) ;;
-    fees) _mkt_words=(--volume -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    rules|order-types) _mkt_words=(-f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    historical) _mkt_words=(--start-date --end-date -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --offline --mirror -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    exchanges) _mkt_words=(--refresh -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    compare) _mkt_words=(--volume --make-share -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror -f --format -o --output --columns --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    filters) _mkt_words=(-f --format -o --output --columns -q --quiet -v --verbose --no-color -h --help) ;;
+    '') _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -V --version -h --help) ;;
+    fees) _mkt_words=(--volume -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    rules|order-types) _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    historical) _mkt_words=(--start-date --end-date -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --offline --mirror -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    exchanges) _mkt_words=(--refresh -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    compare) _mkt_words=(--volume --make-share -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    filters) _mkt_words=(-f --format -o --output --columns --csv-safe -q --quiet -v --verbose --no-color -h --help) ;;
     sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    sql) _mkt_words=(--mirror -f --format -o --output --columns --profile --sandbox -q --quiet -v --verbose --no-color -h --help) ;;
+    sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox -q --quiet -v --verbose --no-color -h --help) ;;
     auth|config|completion) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     'auth status') _mkt_words=(--check --profile --base-url --sandbox -v --verbose --no-color -h --help) ;;
-    'auth list') _mkt_words=(-f --format -o --output --columns --profile -q --quiet -v --verbose --no-color -h --help) ;;
+    'auth list') _mkt_words=(-f --format -o --output --columns --csv-safe --profile -q --quiet -v --verbose --no-color -h --help) ;;
     'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color -h --help) ;;
     'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color -h --help) ;;
     'config path') _mkt_words=(-v --verbose --no-color -h --help) ;;

@@ -211,6 +211,7 @@ complete -c mkt -n '__mkt_in rules' -l columns -x -a '(__mkt_values rules:--colu
 complete -c mkt -n '__mkt_in order-types' -l columns -x -a '(__mkt_values order-types:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in historical' -l columns -x -a '(__mkt_values historical:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in results' -l columns -x -a '(__mkt_values results:--columns)' -d 'fields to output, in this order'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff filters sql \'auth list\'' -l csv-safe -d 'csv for spreadsheets: a \' before each cell that starts with =, +, -, @, a tab or a CR'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'

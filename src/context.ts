@@ -14,6 +14,8 @@ export interface GlobalOptions {
   format?: Format;
   output?: string;
   columns?: string[];
+  /** CSV only: a `'` before each cell a spreadsheet would take for a formula. */
+  csvSafe?: boolean;
   sandbox?: boolean;
   /** Allow sending the key over plain http to a host that is not loopback. */
   insecure?: boolean;

@@ -45,7 +45,7 @@ const GLOBAL_GROUPS = { output: 'Output:', connection: 'Connection:', general: '
 
 /** Global options by attribute name, in their groups. */
 type GlobalOptionName = keyof GlobalOptions;
-const OUTPUT_OPTIONS: readonly GlobalOptionName[] = ['format', 'output', 'columns'];
+const OUTPUT_OPTIONS: readonly GlobalOptionName[] = ['format', 'output', 'columns', 'csvSafe'];
 const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'timeout', 'retries', 'maxRps', 'insecure'];
 const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color'];
 
@@ -121,6 +121,7 @@ function addGlobalOptions(program: Command): void {
     .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
     .option('-o, --output <file>', 'write to this file instead of stdout (- for stdout); it appears whole or not at all', parseOutputPath)
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
+    .option('--csv-safe', "csv for spreadsheets: a ' before each cell that starts with =, +, -, @, a tab or a CR")
     .optionsGroup(GLOBAL_GROUPS.connection)
     .option('--profile <name>', 'stored profile to use (env: MKT_PROFILE)')
     .option('--base-url <url>', 'base URL of the service (env: MKT_BASE_URL)')

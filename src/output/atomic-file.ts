@@ -1,28 +1,27 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { chmod, open, readdir, realpath, rename, rm, stat } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { chmod, open, readdir, rename, rm, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { once } from 'node:events';
 import { finished } from 'node:stream/promises';
 import { cannotWrite, refuseDirectory } from './output-path.js';
 
 /**
- * What is at `path` now: nothing, a regular file (its permission bits, for the replacement, and
- * its real path, so that a symbolic link is followed and stays a link), or something else that is
- * not a directory (a device, a FIFO), which is written straight into and never replaced.
+ * What is at `file` (where `-o PATH`'s links end) now: nothing, a regular file (its permission
+ * bits, for the replacement), or something else that is not a directory (a device, a FIFO),
+ * which is written straight into and never replaced.
  */
-async function existingTarget(path: string): Promise<{ kind: 'new' } | { kind: 'file'; mode: number; real: string } | { kind: 'special' }> {
+async function existingTarget(file: string, path: string): Promise<{ kind: 'new' } | { kind: 'file'; mode: number } | { kind: 'special' }> {
   let stats;
   try {
-    stats = await stat(path);
+    stats = await stat(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'new' };
     throw cannotWrite(path, error);
   }
   refuseDirectory(stats, path);
-  if (!stats.isFile()) return { kind: 'special' };
-  return { kind: 'file', mode: stats.mode & 0o777, real: await realpath(path) };
+  return stats.isFile() ? { kind: 'file', mode: stats.mode & 0o777 } : { kind: 'special' };
 }
 
 /**
@@ -109,22 +108,22 @@ async function syncDirectory(directory: string): Promise<void> {
 }
 
 /**
- * Writes `path` whole or not at all. `write` fills a temporary file (`.name.tmp-<pid>-<random>`)
- * in the same directory as the file (through a symbolic link, the file it points to, so that the
- * link stays), which is synced to disk and renamed over it only when `write` resolves. When it
- * rejects, the temporary file is removed and `path` is untouched. After SIGKILL the target is
- * still intact, and the temporary file is removed by the next run that writes it (see
- * removeLeftovers). A device or a FIFO is written straight into.
+ * Writes `file` whole or not at all: `file` is where `-o PATH` leads (outputDestination), the
+ * file behind its symbolic links, so that they stay links, and `path` is what errors name.
+ * `write` fills a temporary file (`.name.tmp-<pid>-<random>`) in the same directory, which is
+ * synced to disk and renamed over `file` only when `write` resolves. When it rejects, the
+ * temporary file is removed and `file` is untouched. After SIGKILL the target is still intact,
+ * and the temporary file is removed by the next run that writes it (see removeLeftovers). A
+ * device or a FIFO is written straight into.
  */
-export async function writeAtomically(path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
-  const existing = await existingTarget(path);
+export async function writeAtomically(file: string, path: string, write: (stream: Writable) => Promise<void>): Promise<void> {
+  const existing = await existingTarget(file, path);
   // A device or a FIFO (`-o /dev/null`, a named pipe) cannot be replaced: it is written into.
-  if (existing.kind === 'special') return fill(path, { flags: 'w' }, path, write);
+  if (existing.kind === 'special') return fill(file, { flags: 'w' }, path, write);
   const mode = existing.kind === 'file' ? existing.mode : undefined;
-  const target = existing.kind === 'file' ? existing.real : resolve(path);
-  const directory = dirname(target);
-  await removeLeftovers(directory, basename(target));
-  const temporary = join(directory, `.${basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const directory = dirname(file);
+  await removeLeftovers(directory, basename(file));
+  const temporary = join(directory, `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   let created = false;
   try {
     // 1 MB rather than 16 KB: a page of records (~100 KB) then goes to the disk while the next is
@@ -133,7 +132,7 @@ export async function writeAtomically(path: string, write: (stream: Writable) =>
       created = true;
       if (mode !== undefined) await chmod(temporary, mode);
     });
-    await rename(temporary, target);
+    await rename(temporary, file);
   } catch (error) {
     // Only a file this run made: one it could not create may be another's.
     if (created) await rm(temporary, { force: true });

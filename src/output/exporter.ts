@@ -66,6 +66,8 @@ export interface OutputTarget {
   color: boolean;
   /** Terminal width in characters, when isTTY. */
   width?: number;
+  /** CSV for a spreadsheet (`--csv-safe`): a cell that starts as a formula does is written after a `'`. */
+  csvSafe?: boolean;
 }
 
 /** One per format. Writes every record, in order, respecting the stream's backpressure. */

@@ -1,10 +1,11 @@
+import { createWriteStream } from 'node:fs';
 import { extname } from 'node:path';
 import type { OutputStream } from '../deps.js';
 import { abortReason, UsageError } from '../errors.js';
 import { type Format, formatEntry, formatOfExtension } from '../formats.js';
 import type { Dataset, JsonObject, OutputTarget } from './exporter.js';
 import { validateColumns } from './columns.js';
-import { cannotWrite } from './output-path.js';
+import { cannotWrite, outputDestination } from './output-path.js';
 import { isBrokenPipe } from './sink.js';
 
 /** How and where `writeDataset` writes. */
@@ -19,10 +20,14 @@ export interface WriteOptions {
   /** `--output`; absent: stdout. */
   outputPath?: string;
   stdout: OutputStream;
+  /** Standard error: written through for `-o /dev/stderr`. */
+  stderr: OutputStream;
   /** Colour allowed on stdout (NO_COLOR, --no-color, FORCE_COLOR and isTTY already weighed). */
   color: boolean;
   /** Ctrl-C or SIGTERM: the export stops, no file is left, and InterruptedError is thrown. */
   signal: AbortSignal;
+  /** `--csv-safe`: CSV cells a spreadsheet would take for a formula are written after a `'`. */
+  csvSafe?: boolean;
 }
 
 export interface WriteResult {
@@ -79,12 +84,24 @@ export function stdoutTarget(options: Pick<WriteOptions, 'stdout' | 'color'>): O
 }
 
 /**
- * Writes a dataset in the resolved format to stdout, or to `outputPath` whole or not at all
- * (see writeAtomically). Records are pulled as the sink takes them. A reader of stdout that
- * goes away (`mkt … | head`) ends the export quietly: it resolves.
+ * The stream of one of this process's descriptors, which `-o /dev/stdout` or `/proc/self/fd/3`
+ * names: standard output and error are the process's own streams, any other is written
+ * through and left open.
+ */
+function descriptorStream(descriptor: number, options: Pick<WriteOptions, 'stdout' | 'stderr'>): OutputStream {
+  if (descriptor === 1) return options.stdout;
+  if (descriptor === 2) return options.stderr;
+  return createWriteStream('', { fd: descriptor, autoClose: false });
+}
+
+/**
+ * Writes a dataset in the resolved format to stdout, or to `outputPath`: a file whole or not at
+ * all (see writeAtomically), a descriptor (`-o /dev/stdout`) through it, as stdout is. Records
+ * are pulled as the sink takes them. A reader of a pipe that goes away (`mkt … | head`) ends
+ * the export quietly: it resolves.
  */
 export async function writeDataset(dataset: Dataset, options: WriteOptions): Promise<WriteResult> {
-  const { outputPath, stdout, signal } = options;
+  const { outputPath, signal } = options;
   const format = resolveFormat(options);
   if (dataset.select && dataset.columns) validateColumns(dataset.select, dataset.columns);
   if (signal.aborted) throw abortReason(signal);
@@ -96,22 +113,31 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
       records += count;
     }),
   };
-  const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, target), signal);
+  const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, { ...target, csvSafe: options.csvSafe }), signal);
+  const result = (): WriteResult => (outputPath === undefined ? { format, records } : { format, records, path: outputPath });
 
-  try {
-    if (outputPath === undefined) {
-      await run(stdoutTarget(options));
-      return { format, records };
+  let target = stdoutTarget(options);
+  if (outputPath !== undefined) {
+    const destination = outputDestination(outputPath);
+    if ('file' in destination) {
+      const { writeAtomically } = await import('./atomic-file.js');
+      try {
+        await writeAtomically(destination.file, outputPath, (stream) => run({ stream, isTTY: false, color: false }));
+      } catch (error) {
+        if (signal.aborted) throw abortReason(signal);
+        throw error; // writeAtomically has named the file
+      }
+      return result();
     }
-    const { writeAtomically } = await import('./atomic-file.js');
-    await writeAtomically(outputPath, (stream) => run({ stream, isTTY: false, color: false }));
-    return { format, records, path: outputPath };
+    target = { stream: descriptorStream(destination.descriptor, options), isTTY: false, color: false };
+  }
+  try {
+    await run(target);
   } catch (error) {
     if (signal.aborted) throw abortReason(signal);
-    if (outputPath !== undefined) throw error; // writeAtomically has named the file
-    // What broke stdout (EPIPE, ENOSPC), rather than what a later write to it then met.
-    const cause = stdout.errored ?? error;
-    if (isBrokenPipe(cause)) return { format, records };
-    throw cannotWrite('to standard output', cause);
+    // What broke the stream (EPIPE, ENOSPC), rather than what a later write to it then met.
+    const cause = target.stream.errored ?? error;
+    if (!isBrokenPipe(cause)) throw cannotWrite(outputPath ?? 'to standard output', cause);
   }
+  return result();
 }

@@ -1,11 +1,11 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { chmodSync, createReadStream, existsSync, lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { runMktOnFiles } from '../helpers/run-on-files.js';
+import { type OnFilesOptions, runMktOnFiles } from '../helpers/run-on-files.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -13,6 +13,13 @@ import { tempDir } from '../helpers/temp-dir.js';
 const sandbox = useSandbox({ records: 50 });
 const env = () => ({ env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key } });
 const startServer = useRecordingServers();
+
+/** mkt spawned against the sandbox, with a config directory any user may read. */
+function onFiles(args: string[], options: OnFilesOptions = {}) {
+  const configDir = tempDir('mkt-config-');
+  chmodSync(configDir, 0o777);
+  return runMktOnFiles(args, { ...options, env: { ...env().env, MKT_CONFIG_DIR: configDir } });
+}
 
 describe('-o to what is not a regular file', () => {
   it('writes straight into /dev/null, which stays a character device', async () => {
@@ -47,6 +54,111 @@ describe('-o to what is not a regular file', () => {
   });
 });
 
+// Issue 35, point 4: a path that names a descriptor is written through it, and a link is followed.
+describe('-o naming one of mkt\'s descriptors', () => {
+  const args = ['results', '--limit', '3', '-f', 'csv', '--columns', 'id,exchange_name'];
+
+  it.each([
+    ['/dev/stdout', 1],
+    ['/dev/stderr', 2],
+    ['/proc/self/fd/3', 3],
+    ['/dev/fd/3', 3],
+  ])('-o %s appends through descriptor %i, opened with >>, and the file behind it keeps its content', async (path, descriptor) => {
+    const expected = (await runInProcess([...args, '-o', '-'], env())).stdout;
+    const log = join(tempDir('mkt-append-'), 'app.log');
+    writeFileSync(log, 'an earlier line\n');
+    const inode = statSync(log).ino;
+    const run = await onFiles([...args, '-o', path], { append: { [descriptor]: log } });
+    expect(run).toEqual({ code: 0, stderr: '' });
+    expect(readFileSync(log, 'utf8')).toBe(`an earlier line\n${expected}`);
+    expect(statSync(log).ino).toBe(inode);
+  });
+
+  it('-o /dev/stdout, or a link to it, writes to mkt\'s standard output, as -o - does', async () => {
+    const expected = await runInProcess([...args, '-o', '-'], env());
+    const link = join(tempDir('mkt-link-'), 'out.csv');
+    symlinkSync('/dev/stdout', link);
+    for (const path of ['/dev/stdout', link]) {
+      const run = await runInProcess([...args, '-o', path], env());
+      expect(run).toMatchObject({ code: 0, stdout: expected.stdout, stderr: '' });
+    }
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+
+  it("writes into another process's pipe through /proc/<pid>/fd/1, as the kernel opens it", async () => {
+    // A process whose stdout is a pipe (Node gives its children sockets): it prints its pid, and cat passes on what comes after.
+    const shell = spawn('bash', ['-c', '{ echo $BASHPID; exec sleep 60; } | cat'], { stdio: ['ignore', 'pipe', 'ignore'], detached: true });
+    try {
+      let received = '';
+      shell.stdout.setEncoding('utf8').on('data', (chunk: string) => (received += chunk));
+      await vi.waitFor(() => expect(received).toMatch(/^\d+\n/));
+      const pid = received.trimEnd();
+      const expected = (await runInProcess([...args, '-o', '-'], env())).stdout;
+      const run = await runInProcess([...args, '-o', `/proc/${pid}/fd/1`], env());
+      expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+      await vi.waitFor(() => expect(received).toBe(`${pid}\n${expected}`));
+    } finally {
+      process.kill(-(shell.pid as number));
+    }
+  });
+
+  it('names a descriptor that is not open, exit 1, before anything is sent', async () => {
+    const server = await startServer((_request, response) => sendJson(response, 418, { detail: 'no request was expected' }));
+    const run = await runInProcess(['results', '-o', '/proc/self/fd/987'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' } });
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: 'mkt: cannot write /proc/self/fd/987: bad file descriptor (EBADF)\n' });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses the descriptors Node opened for itself, which it would crash writing into', async () => {
+    // Which numbers Node takes for its event loop varies: every low one is tried.
+    const outcomes = new Set<string>();
+    for (let descriptor = 3; descriptor <= 16; descriptor++) {
+      const path = `/proc/self/fd/${descriptor}`;
+      const { code, stderr } = await onFiles([...args, '-o', path]);
+      outcomes.add(JSON.stringify({ code, stderr: stderr.replace(path, 'PATH').replace(`descriptor ${descriptor} `, 'descriptor N ') }));
+    }
+    const refused = { code: 2, stderr: 'mkt: cannot write PATH: descriptor N is not one mkt was given, but one of its own\nOpen it for mkt (`3>>file`), or give a file name to -o.\n' };
+    // A reading end, or a number not open.
+    const notWritable = { code: 1, stderr: 'mkt: cannot write PATH: bad file descriptor (EBADF)\n' };
+    const expected = [JSON.stringify(refused), JSON.stringify(notWritable)];
+    expect([...outcomes]).toContain(expected[0]);
+    expect([...outcomes].filter((outcome) => !expected.includes(outcome)).map((outcome) => JSON.parse(outcome))).toEqual([]);
+  });
+});
+
+describe('-o through a symbolic link whose target does not exist yet', () => {
+  it('creates the target, and the link stays', async () => {
+    const dir = tempDir('mkt-dangling-');
+    symlinkSync('real.csv', join(dir, 'link.csv'));
+    const run = await runInProcess(['results', '--limit', '2', '-o', join(dir, 'link.csv')], env());
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real.csv'), 'utf8')).toMatch(/^id,exchange_name,/);
+    expect(readdirSync(dir).sort()).toEqual(['link.csv', 'real.csv']);
+  });
+
+  it('follows a chain of links, with `..` taken after the link before it, as the kernel does', async () => {
+    const dir = tempDir('mkt-dangling-');
+    mkdirSync(join(dir, 'data', 'deep'), { recursive: true });
+    symlinkSync(join(dir, 'data', 'deep'), join(dir, 'deep'));
+    symlinkSync('deep/../fees.csv', join(dir, 'second'));
+    symlinkSync('second', join(dir, 'first.csv'));
+    const run = await runInProcess(['results', '--limit', '2', '-o', join(dir, 'first.csv')], env());
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(join(dir, 'data', 'fees.csv'), 'utf8')).toMatch(/^id,exchange_name,/);
+    expect(readdirSync(dir).sort()).toEqual(['data', 'deep', 'first.csv', 'second']);
+    expect(readdirSync(join(dir, 'data')).sort()).toEqual(['deep', 'fees.csv']);
+  });
+
+  it('names the target\'s directory when it does not exist, exit 1, and the link stays', async () => {
+    const dir = tempDir('mkt-dangling-');
+    symlinkSync('missing/real.csv', join(dir, 'link.csv'));
+    const run = await runInProcess(['results', '--limit', '2', '-o', join(dir, 'link.csv')], env());
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `mkt: cannot write ${join(dir, 'link.csv')}: the directory ${join(dir, 'missing')} does not exist\n` });
+    expect(lstatSync(join(dir, 'link.csv')).isSymbolicLink()).toBe(true);
+  });
+});
+
 describe('-o that cannot be a file is refused before anything is sent', () => {
   async function recorded(args: string[]) {
     const server = await startServer((_request, response) => sendJson(response, 418, { detail: 'no request was expected' }));
@@ -58,6 +170,13 @@ describe('-o that cannot be a file is refused before anything is sent', () => {
     const dir = tempDir('mkt-dir-');
     const run = await recorded([...command, '-o', dir]);
     expect(run).toMatchObject({ code: 2, stdout: '', stderr: `mkt: cannot write to ${dir}: it is a directory\nGive a file name to -o.\n`, requests: 0 });
+  });
+
+  it('refuses a symbolic link to a directory, exit 2', async () => {
+    const dir = tempDir('mkt-dir-');
+    symlinkSync(dir, join(dir, 'link'));
+    const run = await recorded(['results', '-o', join(dir, 'link')]);
+    expect(run).toMatchObject({ code: 2, stdout: '', stderr: `mkt: cannot write to ${join(dir, 'link')}: it is a directory\nGive a file name to -o.\n`, requests: 0 });
   });
 
   it('refuses an empty file name, exit 2', async () => {
@@ -101,13 +220,6 @@ describe('a file system that refuses the write (point 3): one line naming the fi
       { code: 1, stdout: '', stderr: 'mkt: cannot write /dev/full: no space left on device (ENOSPC)\n' },
     ]);
   });
-
-  /** mkt against the sandbox, with a config directory any user may read. */
-  function onFiles(args: string[], options: { stdout?: string; uid?: number }) {
-    const configDir = tempDir('mkt-config-');
-    chmodSync(configDir, 0o777);
-    return runMktOnFiles(args, { ...options, env: { ...env().env, MKT_CONFIG_DIR: configDir } });
-  }
 
   it('says the device is full when stdout is /dev/full', async () => {
     const run = await onFiles(['results', '--limit', '2', '-f', 'csv'], { stdout: '/dev/full' });

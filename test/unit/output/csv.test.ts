@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
-import { csvField } from '../../../src/output/csv.js';
+import { csvField, csvSafeField } from '../../../src/output/csv.js';
 import { writeDataset } from '../../../src/output/write.js';
 import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 import { useDuckDB } from '../../helpers/duckdb.js';
@@ -29,6 +29,29 @@ describe('csvField', () => {
     [['x', 'y'], '"[""x"",""y""]"'],
   ])('writes %j as %j', (value, field) => {
     expect(csvField(value)).toBe(field);
+  });
+});
+
+describe('csvSafeField (--csv-safe)', () => {
+  it.each([
+    ['=1+1', "'=1+1"],
+    ['+41 22 000 00 00', "'+41 22 000 00 00"],
+    ['-0.0038', "'-0.0038"],
+    [-0.0038, "'-0.0038"],
+    ['@SUM(A1:A9)', "'@SUM(A1:A9)"],
+    ['\t=1+1', "'\t=1+1"],
+    ['\r=1+1', '"\'\r=1+1"'],
+    ['=HYPERLINK("http://x.test","y")', '"\'=HYPERLINK(""http://x.test"",""y"")"'],
+    ['=1,2', '"\'=1,2"'],
+    [{ rate: '=1' }, '"{""rate"":""=1""}"'],
+    ['a=b', 'a=b'],
+    ["'=1+1", "'=1+1"],
+    [' =1+1', ' =1+1'],
+    [0.003, '0.003'],
+    ['', '""'],
+    [null, ''],
+  ])('writes %j as %j', (value, field) => {
+    expect(csvSafeField(value)).toBe(field);
   });
 });
 

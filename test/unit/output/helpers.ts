@@ -34,9 +34,9 @@ export class MemoryStream extends Writable {
   }
 }
 
-/** writeDataset's options: to a memory stream, no colour, never aborted, unless overridden. */
+/** writeDataset's options: to memory streams, no colour, never aborted, unless overridden. */
 export function options(overrides: Partial<WriteOptions> = {}): WriteOptions {
-  return { stdout: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
+  return { stdout: new MemoryStream(), stderr: new MemoryStream(), color: false, signal: new AbortController().signal, ...overrides };
 }
 
 /** Records as a dataset's batches: two to a batch, so that exporters see several. */

@@ -5,7 +5,7 @@ import { cellText, fitColumnWidths } from '../../../src/output/grid.js';
 import { displayWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text-width.js';
 import { renderExchangeView } from '../../../src/output/views/index.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, ORDER_TYPES, RULES } from './helpers.js';
+import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, RULES } from './helpers.js';
 
 const ESC = '\u001b';
 
@@ -13,7 +13,7 @@ async function table(stdout: MemoryStream, overrides: Partial<WriteOptions> & { 
   const { select, tableColumns, ...rest } = overrides;
   await writeDataset(
     { shape: 'list', batches: from(awkwardResults()), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
-    { format: 'table', stdout, color: false, signal: new AbortController().signal, ...rest },
+    options({ format: 'table', stdout, ...rest }),
   );
   return stdout.text();
 }
@@ -65,7 +65,7 @@ describe('table', () => {
 
   it('flattens order types into one row each', async () => {
     const stdout = new MemoryStream();
-    await writeDataset({ shape: 'object', batches: from([ORDER_TYPES]) }, { format: 'table', stdout, color: false, signal: new AbortController().signal });
+    await writeDataset({ shape: 'object', batches: from([ORDER_TYPES]) }, options({ format: 'table', stdout }));
     const rows = stdout.text().split('\n').filter((line) => line.startsWith('│ IEX'));
     expect(rows.map((row) => row.split('│')[2]?.trim())).toEqual(['LIMIT', 'MARKET', 'FOK']);
   });
