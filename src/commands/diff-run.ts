@@ -7,6 +7,7 @@ import type { ResultsSource } from '../api/walk.js';
 import type { Mirror } from '../mirror/mirror.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, MktError } from '../errors.js';
+import { serverText } from '../http/server-text.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
@@ -131,12 +132,13 @@ async function mirrorHolding(context: Context, request: DiffRequest, outputPath:
   return undefined;
 }
 
-const versionText = (version: GroupVersion): string => `${version.version_id}, scraped ${version.scraped_time}`;
+// The service's text, made one visible line (the logger takes the key out).
+const versionText = (version: GroupVersion): string => serverText(`${version.version_id}, scraped ${version.scraped_time}`, undefined);
 
 /** `NYSE Equity: 3 changed, 1 added, 0 removed · 1b2c… (2025-05-01) → 9f8e… (2025-06-01)`. */
 function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion, differences: readonly Difference[]): string {
   const count = (change: Difference['change']) => differences.filter((difference) => difference.change === change).length;
-  const side = (version: GroupVersion) => `${version.version_id} (${version.scraped_time.slice(0, 10)})`;
+  const side = (version: GroupVersion) => serverText(`${version.version_id} (${version.scraped_time.slice(0, 10)})`, undefined);
   const what = differences.length === 0 ? 'no differences' : `${count('changed')} changed, ${count('added')} added, ${count('removed')} removed`;
   return `${request.exchange} ${request.feeType}: ${what} · ${side(from)} → ${side(to)}`;
 }

@@ -3,6 +3,7 @@ import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, InterruptedError, UsageError } from '../errors.js';
+import { serverText } from '../http/server-text.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
 import type { SyncSummary } from '../mirror/sync.js';
@@ -109,7 +110,7 @@ const count = (value: number, noun: string): string => `${groupDigits(value)} ${
 export function summaryLine(summary: SyncSummary, seconds: number): string {
   const changes: string[] = [];
   if (summary.new_records > 0) {
-    const groups = [...new Set(summary.new_versions.map((version) => `${version.exchange_name} ${version.fee_type}`))];
+    const groups = [...new Set(summary.new_versions.map((version) => serverText(`${version.exchange_name} ${version.fee_type}`, undefined)))];
     const named = groups.length <= 3 ? groups.join(', ') : `${groups.length} fee schedules`;
     changes.push(`${count(summary.new_records, 'new record')} (${named})`);
   }
