@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { parseAmount, withParsedAmount } from '../api/amounts.js';
+import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '../api/amounts.js';
 import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
@@ -149,14 +149,12 @@ function amountChange(difference: Difference): { value: number; unit: string | n
   const before = parseAmount(difference.before?.fee_amount);
   const after = parseAmount(difference.after?.fee_amount);
   if (before.value === null || after.value === null || before.unit !== after.unit) return undefined;
-  // To ten decimals: 0.0032 - 0.0030 is 0.0002, not 0.00019999999999999966.
-  return { value: Math.round((after.value - before.value) * 1e10) / 1e10, unit: after.unit };
+  return { value: amountDifference(before.value, after.value), unit: after.unit };
 }
 
 /** `+0.0002 USD`, `-0.5 %`. */
 function signedAmount(change: { value: number; unit: string | null }): string {
-  const digits = change.value.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false });
-  return `${change.value > 0 ? '+' : ''}${digits}${change.unit ? ` ${change.unit}` : ''}`;
+  return `${change.value > 0 ? '+' : ''}${plainDecimal(change.value)}${change.unit ? ` ${change.unit}` : ''}`;
 }
 
 /** JSON and NDJSON: the contract's object; with --parse-amounts, parsed amounts and `amount_change`. */
