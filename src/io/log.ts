@@ -2,6 +2,12 @@ import type { OutputStream } from '../deps.js';
 import { redactKey } from '../redaction.js';
 import { paint } from './color.js';
 
+/**
+ * The shortest key the logger conceals in its lines. A shorter one cannot be told from mkt's own
+ * words (`k` is in `mkt`); serverText still takes it out of what the server says.
+ */
+const MIN_CONCEALED_KEY = 8;
+
 /** Messages for people, on stderr. stdout carries data only. */
 export class Logger {
   private readonly keys = new Set<string>();
@@ -20,7 +26,7 @@ export class Logger {
    * is the last guard, for text made where the key was not at hand (a record's id in a message).
    */
   conceal(key: string): void {
-    this.keys.add(key);
+    if (key.length >= MIN_CONCEALED_KEY) this.keys.add(key);
   }
 
   /** Progress and summaries: silenced by --quiet. */
