@@ -26,6 +26,7 @@ const SCRAPED_TIME = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name 
  * value it cannot hold as the service sent it is not silently changed.
  */
 export function toStoredRecord(record: FeeScheduleResult, host: string): StoredRecord {
+  // The id is the server's text: one visible line here, and the logger takes the key out of it.
   const source = record as unknown as Record<string, unknown>;
   let scrapedTimeText: string | null = null;
   let createdOnText: string | null = null;
