@@ -70,7 +70,8 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   const pair = await findVersionPair(source, group, { from: request.from, to: request.to });
   context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
   if (!pair.from) {
-    const what = request.to ? `has no version before ${versionText(pair.to)}` : `has one version only (${versionText(pair.to)})`;
+    const version = versionText(pair.to, settings.apiKey);
+    const what = request.to ? `has no version before ${version}` : `has one version only (${version})`;
     context.log.info(`${request.exchange} ${request.feeType} ${what}: nothing to compare`);
   }
   const from = pair.from ?? pair.to;
@@ -88,7 +89,7 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
     const columns = amounts ? [...CHANGE_COLUMNS, ...AMOUNT_CHANGE_COLUMNS] : CHANGE_COLUMNS;
     await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns }, output);
   }
-  if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences));
+  if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences, settings.apiKey));
   if (request.exitCode && differences.length > 0) context.exitCode = EXIT_CODES.changes;
 }
 
@@ -132,13 +133,13 @@ async function mirrorHolding(context: Context, request: DiffRequest, outputPath:
   return undefined;
 }
 
-// The service's text, made one visible line (the logger takes the key out).
-const versionText = (version: GroupVersion): string => serverText(`${version.version_id}, scraped ${version.scraped_time}`, undefined);
+/** A version as the service named it, cleaned of `key` and control characters. */
+const versionText = (version: GroupVersion, key: string | undefined): string => serverText(`${version.version_id}, scraped ${version.scraped_time}`, key);
 
 /** `NYSE Equity: 3 changed, 1 added, 0 removed · 1b2c… (2025-05-01) → 9f8e… (2025-06-01)`. */
-function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion, differences: readonly Difference[]): string {
+function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion, differences: readonly Difference[], key: string | undefined): string {
   const count = (change: Difference['change']) => differences.filter((difference) => difference.change === change).length;
-  const side = (version: GroupVersion) => serverText(`${version.version_id} (${version.scraped_time.slice(0, 10)})`, undefined);
+  const side = (version: GroupVersion) => serverText(`${version.version_id} (${version.scraped_time.slice(0, 10)})`, key);
   const what = differences.length === 0 ? 'no differences' : `${count('changed')} changed, ${count('added')} added, ${count('removed')} removed`;
   return `${request.exchange} ${request.feeType}: ${what} · ${side(from)} → ${side(to)}`;
 }
