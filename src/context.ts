@@ -75,7 +75,10 @@ export class Context {
 
   /** Profile, base URL, key and defaults, by flag, then variable, then stored profile. */
   settings(): Promise<ResolvedSettings> {
-    this.settingsPromise ??= this.resolveSettings();
+    this.settingsPromise ??= this.resolveSettings().then((settings) => {
+      if (settings.apiKey) this.log.conceal(settings.apiKey);
+      return settings;
+    });
     return this.settingsPromise;
   }
 
@@ -98,6 +101,8 @@ export class Context {
         hint: 'Run `mkt auth login`, or set MKT_API_KEY. To try mkt without a key, add --sandbox.',
       });
     }
+    // auth login checks a key that settings() has not seen.
+    this.log.conceal(apiKey);
     const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }] = await Promise.all([
       import('./http/transport.js'),
       import('./http/retry.js'),

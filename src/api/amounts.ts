@@ -85,6 +85,35 @@ export function parseAmount(text: string | null | undefined): ParsedAmount {
   return { value: (inParentheses || minus) && value !== 0 ? -value : value, unit };
 }
 
+/** A number as its shortest decimal, digits and a power of ten: 1.5e-12 is 15 × 10^-13, 0.0032 is 32 × 10^-4. */
+function decimalOf(value: number): { digits: bigint; exponent: number } {
+  const [mantissa = '', power = '0'] = String(value).split('e');
+  const [whole = '', fraction = ''] = mantissa.split('.');
+  return { digits: BigInt(whole + fraction), exponent: Number(power) - fraction.length };
+}
+
+/**
+ * How far an amount moved, `after - before`, worked out on the amounts' decimals and rounded to
+ * a number once: 0.0032 - 0.0030 is 0.0002, not 0.00019999999999999966, and a change in the
+ * twelfth decimal place is not lost.
+ */
+export function amountDifference(before: number, after: number): number {
+  const [from, to] = [decimalOf(before), decimalOf(after)];
+  const exponent = Math.min(from.exponent, to.exponent);
+  const difference = to.digits * 10n ** BigInt(to.exponent - exponent) - from.digits * 10n ** BigInt(from.exponent - exponent);
+  return Number(`${difference}e${exponent}`);
+}
+
+/** A number written out in decimal, never with an exponent: 1e-12 is `0.000000000001`, 2e21 is `2000000000000000000000`. */
+export function plainDecimal(value: number): string {
+  const { digits, exponent } = decimalOf(value);
+  const sign = digits < 0n ? '-' : '';
+  const text = String(digits < 0n ? -digits : digits);
+  if (exponent >= 0) return `${sign}${text}${'0'.repeat(exponent)}`;
+  const padded = text.padStart(1 - exponent, '0');
+  return `${sign}${padded.slice(0, exponent)}.${padded.slice(exponent)}`;
+}
+
 /** The two fields `--parse-amounts` adds, right after `fee_amount`. */
 export const AMOUNT_FIELDS = [
   { name: 'fee_amount_value', kind: 'number', nullable: true },

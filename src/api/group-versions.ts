@@ -2,8 +2,7 @@ import { NotFoundError } from '../errors.js';
 import { parseTimestampMicros } from '../output/timestamps.js';
 import { PAGE_SIZE, type ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
-import { malformedAnswer } from './results-page.js';
-import { serverText } from '../http/server-text.js';
+import { malformedAnswer, recordNamed } from './results-page.js';
 import type { FeeScheduleResult } from './types.js';
 import type { ResultsSource } from './walk.js';
 
@@ -88,7 +87,7 @@ export async function findVersionPair(
     for (const record of page.data) {
       if (!ids.add(record.id)) continue; // a page shifted by a version that arrived meanwhile
       const micros = typeof record.scraped_time === 'string' ? parseTimestampMicros(record.scraped_time) : undefined;
-      if (micros === undefined) throw malformedAnswer(source.host, `record ${serverText(record.id, undefined)} has a scraped_time that is not a timestamp`);
+      if (micros === undefined) throw malformedAnswer(source.host, `${recordNamed(record.id)} has a scraped_time that is not a timestamp`);
       let version = versions.get(record.version_id);
       if (!version) versions.set(record.version_id, (version = { version_id: record.version_id, scraped_time: record.scraped_time, micros, records: [] }));
       if (micros > version.micros) Object.assign(version, { micros, scraped_time: record.scraped_time });

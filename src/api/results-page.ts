@@ -23,6 +23,14 @@ export function malformedAnswer(host: string, what: string): MalformedResponseEr
   return new MalformedResponseError(`${host} sent a malformed answer: ${what}`);
 }
 
+/** Longest id a message quotes: escaped, it is still whole, so a key in it is whole for the logger to take out. */
+const MAX_QUOTED_ID = 128;
+
+/** A record as a message names it where the key is not at hand: `record ID`, or by its id's length when too long to quote whole. */
+export function recordNamed(id: string): string {
+  return id.length <= MAX_QUOTED_ID ? `record ${serverText(id, undefined)}` : `a record whose id is ${id.length} characters long`;
+}
+
 /**
  * A results page, checked before a walk trusts it, against the service document's pagination
  * rules: counts that are whole numbers, `total_pages` that `total_records` and `page_size`

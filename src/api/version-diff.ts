@@ -117,26 +117,40 @@ function cheapestAssignment(cost: readonly (readonly number[])[]): number[] {
 /** Beyond this many candidate pairs in one identity, items are paired in order instead: the optimum costs O(n³). */
 const MAX_OPTIMAL_PAIRS = 40_000;
 
+/** A record with its contentKey, worked out once: sorting and matching compare it many times. */
+interface Keyed {
+  record: FeeScheduleResult;
+  key: string;
+}
+
 /**
- * Pairs the items of one identity so that the fewest fields are reported changed. Items whose
- * compared fields are equal are paired first: that is always part of an optimal pairing (the
- * number of differing fields is a distance), and it leaves only the changed few to the
- * Hungarian method. An identity with more than MAX_OPTIMAL_PAIRS candidate pairs left is paired
- * in content order, which is deterministic but may report more than the fewest.
+ * Pairs the items of one identity, each side in content order, so that the fewest fields are
+ * reported changed. Items whose compared fields are equal are paired first: that is always part
+ * of an optimal pairing (the number of differing fields is a distance), and it leaves only the
+ * changed few to the Hungarian method. An identity with more than MAX_OPTIMAL_PAIRS candidate
+ * pairs left is paired in content order, which is deterministic but may report more than the
+ * fewest. Apart from the Hungarian method's few, the work grows with the items, not their square.
  */
-function pairIdentity(allBefore: FeeScheduleResult[], allAfter: FeeScheduleResult[]): Difference[] {
-  const unmatched = new Map<string, FeeScheduleResult[]>();
-  for (const record of allAfter) {
-    const key = contentKey(record);
-    unmatched.set(key, [...(unmatched.get(key) ?? []), record]);
-  }
+function pairIdentity(allBefore: readonly Keyed[], allAfter: readonly Keyed[]): Difference[] {
+  // Runs of equal content on both sides, walked together as in a merge: the first of each run pair up.
   const before: FeeScheduleResult[] = [];
-  for (const record of allBefore) {
-    const same = unmatched.get(contentKey(record));
-    if (same && same.length > 0) same.shift();
-    else before.push(record);
+  const after: FeeScheduleResult[] = [];
+  let b = 0;
+  let a = 0;
+  while (b < allBefore.length || a < allAfter.length) {
+    const old = allBefore[b];
+    const now = allAfter[a];
+    if (old && now && old.key === now.key) {
+      b++;
+      a++;
+    } else if (old && (!now || old.key < now.key)) {
+      before.push(old.record);
+      b++;
+    } else {
+      after.push((now as Keyed).record);
+      a++;
+    }
   }
-  const after = allAfter.filter((record) => unmatched.get(contentKey(record))?.includes(record));
   const differences: Difference[] = [];
   const flipped = before.length > after.length;
   const [rows, columns] = flipped ? [after, before] : [before, after];
@@ -181,10 +195,11 @@ export function diffVersions(before: readonly FeeScheduleResult[], after: readon
   for (const record of before) group(identityOf(record)).before.push(record);
   for (const record of after) group(identityOf(record)).after.push(record);
   const order = { removed: 0, changed: 1, added: 2 } as const;
-  const byContent = (a: FeeScheduleResult, b: FeeScheduleResult) => (contentKey(a) < contentKey(b) ? -1 : contentKey(a) > contentKey(b) ? 1 : 0);
+  const inContentOrder = (records: FeeScheduleResult[]): Keyed[] =>
+    records.map((record) => ({ record, key: contentKey(record) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...groups.keys()].sort().flatMap((key) => {
     const { before: old, after: now } = group(key);
     if (old.length <= 1 && now.length <= 1) return pairOne(old[0], now[0]);
-    return pairIdentity(old.sort(byContent), now.sort(byContent)).sort((a, b) => order[a.change] - order[b.change]);
+    return pairIdentity(inContentOrder(old), inContentOrder(now)).sort((a, b) => order[a.change] - order[b.change]);
   });
 }

@@ -1,6 +1,7 @@
 import { blendedRate, ratesAtVolume } from '../api/tiers.js';
 import type { Context } from '../context.js';
-import { MktError, NotFoundError, NotLicensedError } from '../errors.js';
+import { MktError, NotFoundError, NotLicensedError, UsageError } from '../errors.js';
+import { groupDigits } from '../output/digits.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { exchangeList } from './exchanges-run.js';
@@ -10,6 +11,8 @@ import { outputOptions } from './output-options.js';
 export interface CompareRequest {
   /** Named on the command line; empty: every exchange `mkt exchanges` knows. */
   exchanges: string[];
+  /** --all-exchanges: with none named, every exchange known, however many. */
+  allExchanges: boolean;
   volume: number;
   makeShare: number;
 }
@@ -35,6 +38,21 @@ const COMPARE_TABLE_COLUMNS: readonly TableColumn[] = [
   { name: 'effective_date', header: 'Effective', priority: 1 },
   { name: 'error', header: 'Error' },
 ];
+
+/** The most exchanges compared when none is named, without --all-exchanges: each costs a request of a rate-limited key. */
+const MAX_UNNAMED_EXCHANGES = 50;
+
+/** Every exchange `mkt exchanges` knows, when they are few enough or --all-exchanges says so. */
+async function everyKnownExchange(context: Context, all: boolean): Promise<string[]> {
+  const known = (await exchangeList(context, false)).list.exchanges.map((exchange) => exchange.id);
+  if (known.length > MAX_UNNAMED_EXCHANGES && !all) {
+    const count = groupDigits(known.length);
+    throw new UsageError(`comparing every exchange \`mkt exchanges\` knows would send ${count} requests, one per exchange`, {
+      hint: `Name the exchanges to compare, or add --all-exchanges to compare all ${count}.`,
+    });
+  }
+  return known;
+}
 
 /** Schedules fetched at once: a few, as the walk does; the rate gate spaces them further. */
 const CONCURRENCY = 4;
@@ -63,9 +81,7 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, request.exchanges);
-  const exchanges = request.exchanges.length > 0
-    ? [...new Set(request.exchanges)]
-    : (await exchangeList(context, false)).list.exchanges.map((exchange) => exchange.id);
+  const exchanges = request.exchanges.length > 0 ? [...new Set(request.exchanges)] : await everyKnownExchange(context, request.allExchanges);
   const client = await context.client();
 
   // A venue's error in its row is short (the row names the venue); its warning has the whole message.

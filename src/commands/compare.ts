@@ -16,17 +16,22 @@ export function registerCompareCommand(program: Command, contextFor: ContextFor)
     .command('compare')
     .description(
       'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. '
-        + 'With no exchange named, every exchange `mkt exchanges` knows.',
+        + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges, one request each.',
     )
     .argument('[exchange...]', 'exchange identifiers, e.g. NYSE CBOE IEX', (value: string, previous: string[] = []) => [...previous, parseExchangeId(value)])
     .option('--volume <n>', 'monthly volume that picks each venue\'s tier (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag, 0)
     .option('--make-share <f>', 'part of the volume that adds liquidity, from 0 to 1', parseMakeShare, 0.5)
-    .action(async (exchanges: string[], flags: { volume: number; makeShare: number }, self: Command) => {
+    .option('--all-exchanges', 'with no exchange named, compare every one `mkt exchanges` knows even when they are more than 50')
+    .action(async (exchanges: string[], flags: { volume: number; makeShare: number; allExchanges?: boolean }, self: Command) => {
+      const allExchanges = flags.allExchanges === true;
+      if (allExchanges && exchanges.length > 0) {
+        throw new UsageError('give exchanges or --all-exchanges, not both', { hint: '--all-exchanges compares every exchange `mkt exchanges` knows.' });
+      }
       const { runCompare } = await import('./compare-run.js');
-      await runCompare(contextFor(self), { exchanges, volume: flags.volume, makeShare: flags.makeShare });
+      await runCompare(contextFor(self), { exchanges, allExchanges, volume: flags.volume, makeShare: flags.makeShare });
     });
   addExamples(command, [
     { comment: 'Where a 50-million-share month costs least, 30% of it adding liquidity', command: 'mkt compare NYSE NASDAQ CBOE IEX --volume 50M --make-share 0.3' },
-    { comment: 'Every venue the key reaches, as CSV for a spreadsheet', command: 'mkt compare --volume 2.5B -o venues.csv' },
+    { comment: 'Every venue the key reaches, however many, as CSV for a spreadsheet', command: 'mkt compare --all-exchanges --volume 2.5B -o venues.csv' },
   ]);
 }

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { parseAmount, withParsedAmount } from '../api/amounts.js';
+import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '../api/amounts.js';
 import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
@@ -7,6 +7,7 @@ import type { ResultsSource } from '../api/walk.js';
 import type { Mirror } from '../mirror/mirror.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, MktError } from '../errors.js';
+import { serverText } from '../http/server-text.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
@@ -69,7 +70,8 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   const pair = await findVersionPair(source, group, { from: request.from, to: request.to });
   context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
   if (!pair.from) {
-    const what = request.to ? `has no version before ${versionText(pair.to)}` : `has one version only (${versionText(pair.to)})`;
+    const version = versionText(pair.to, settings.apiKey);
+    const what = request.to ? `has no version before ${version}` : `has one version only (${version})`;
     context.log.info(`${request.exchange} ${request.feeType} ${what}: nothing to compare`);
   }
   const from = pair.from ?? pair.to;
@@ -87,7 +89,7 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
     const columns = amounts ? [...CHANGE_COLUMNS, ...AMOUNT_CHANGE_COLUMNS] : CHANGE_COLUMNS;
     await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns }, output);
   }
-  if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences));
+  if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences, settings.apiKey));
   if (request.exitCode && differences.length > 0) context.exitCode = EXIT_CODES.changes;
 }
 
@@ -131,12 +133,13 @@ async function mirrorHolding(context: Context, request: DiffRequest, outputPath:
   return undefined;
 }
 
-const versionText = (version: GroupVersion): string => `${version.version_id}, scraped ${version.scraped_time}`;
+/** A version as the service named it, cleaned of `key` and control characters. */
+const versionText = (version: GroupVersion, key: string | undefined): string => serverText(`${version.version_id}, scraped ${version.scraped_time}`, key);
 
 /** `NYSE Equity: 3 changed, 1 added, 0 removed · 1b2c… (2025-05-01) → 9f8e… (2025-06-01)`. */
-function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion, differences: readonly Difference[]): string {
+function summaryLine(request: DiffRequest, from: GroupVersion, to: GroupVersion, differences: readonly Difference[], key: string | undefined): string {
   const count = (change: Difference['change']) => differences.filter((difference) => difference.change === change).length;
-  const side = (version: GroupVersion) => `${version.version_id} (${version.scraped_time.slice(0, 10)})`;
+  const side = (version: GroupVersion) => serverText(`${version.version_id} (${version.scraped_time.slice(0, 10)})`, key);
   const what = differences.length === 0 ? 'no differences' : `${count('changed')} changed, ${count('added')} added, ${count('removed')} removed`;
   return `${request.exchange} ${request.feeType}: ${what} · ${side(from)} → ${side(to)}`;
 }
@@ -147,14 +150,12 @@ function amountChange(difference: Difference): { value: number; unit: string | n
   const before = parseAmount(difference.before?.fee_amount);
   const after = parseAmount(difference.after?.fee_amount);
   if (before.value === null || after.value === null || before.unit !== after.unit) return undefined;
-  // To ten decimals: 0.0032 - 0.0030 is 0.0002, not 0.00019999999999999966.
-  return { value: Math.round((after.value - before.value) * 1e10) / 1e10, unit: after.unit };
+  return { value: amountDifference(before.value, after.value), unit: after.unit };
 }
 
 /** `+0.0002 USD`, `-0.5 %`. */
 function signedAmount(change: { value: number; unit: string | null }): string {
-  const digits = change.value.toLocaleString('en-US', { maximumFractionDigits: 10, useGrouping: false });
-  return `${change.value > 0 ? '+' : ''}${digits}${change.unit ? ` ${change.unit}` : ''}`;
+  return `${change.value > 0 ? '+' : ''}${plainDecimal(change.value)}${change.unit ? ` ${change.unit}` : ''}`;
 }
 
 /** JSON and NDJSON: the contract's object; with --parse-amounts, parsed amounts and `amount_change`. */

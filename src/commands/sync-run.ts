@@ -3,6 +3,7 @@ import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, InterruptedError, UsageError } from '../errors.js';
+import { serverText } from '../http/server-text.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
 import type { SyncSummary } from '../mirror/sync.js';
@@ -36,7 +37,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   if (state && state.service === service && state.filters === filtersText(filters)) {
     newestPage = await (await context.client()).fetchResultsPage(newestPageQuery(filters));
     if (newestPage.total_records === state.totalRecords && JSON.stringify(newestPage.data.map((record) => record.id)) === JSON.stringify(state.newest)) {
-      report(context, request, {
+      report(context, request, settings.apiKey, {
         mirror: path,
         new_records: 0,
         removed_records: 0,
@@ -86,13 +87,13 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   const newest = await mirror.newestIds(newestPageQuery(filters).page_size as number);
   mirror.close();
   writeSyncState(cacheDir, path, { service, filters: filtersText(filters), totalRecords: summary.total_records, newest });
-  report(context, request, summary, startedAt);
+  report(context, request, settings.apiKey, summary, startedAt);
 }
 
 /** The summary line on stderr, the JSON on stdout when asked, and exit 10 for changes with --exit-code. */
-function report(context: Context, request: SyncCommandRequest, summary: SyncSummary, startedAt: number): void {
+function report(context: Context, request: SyncCommandRequest, key: string | undefined, summary: SyncSummary, startedAt: number): void {
   const { deps, globals } = context;
-  context.log.info(summaryLine(summary, (deps.now() - startedAt) / 1000));
+  context.log.info(summaryLine(summary, (deps.now() - startedAt) / 1000, key));
   const suggestion = diffSuggestion(summary);
   if (suggestion) context.log.info(suggestion);
   if (globals.format === 'json' || globals.format === 'ndjson') {
@@ -105,11 +106,14 @@ function report(context: Context, request: SyncCommandRequest, summary: SyncSumm
 
 const count = (value: number, noun: string): string => `${groupDigits(value)} ${noun}${value === 1 ? '' : 's'}`;
 
-/** `synced ~/.local/share/mkt/default.duckdb: 120 new records (NYSE Equity), 0 removed · 3 requests · 0.4 s`. */
-export function summaryLine(summary: SyncSummary, seconds: number): string {
+/**
+ * `synced ~/.local/share/mkt/default.duckdb: 120 new records (NYSE Equity), 0 removed · 3 requests · 0.4 s`.
+ * The names are the server's, cleaned of `key` and control characters.
+ */
+export function summaryLine(summary: SyncSummary, seconds: number, key: string | undefined): string {
   const changes: string[] = [];
   if (summary.new_records > 0) {
-    const groups = [...new Set(summary.new_versions.map((version) => `${version.exchange_name} ${version.fee_type}`))];
+    const groups = [...new Set(summary.new_versions.map((version) => serverText(`${version.exchange_name} ${version.fee_type}`, key)))];
     const named = groups.length <= 3 ? groups.join(', ') : `${groups.length} fee schedules`;
     changes.push(`${count(summary.new_records, 'new record')} (${named})`);
   }

@@ -1,7 +1,6 @@
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
-import { malformedAnswer } from '../api/results-page.js';
+import { malformedAnswer, recordNamed } from '../api/results-page.js';
 import type { FeeScheduleResult } from '../api/types.js';
-import { serverText } from '../http/server-text.js';
 import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../output/timestamps.js';
 
 /** A field's value as the mirror stores it: text, microseconds for a timestamp, or null. */
@@ -33,10 +32,10 @@ export function toStoredRecord(record: FeeScheduleResult, host: string): StoredR
     const value = source[field.name] ?? null;
     if (field.kind === 'string') {
       if (value === null || typeof value === 'string') return value;
-      throw malformedAnswer(host, `record ${serverText(record.id, undefined)} has a ${typeof value} as ${field.name}, not text`);
+      throw malformedAnswer(host, `${recordNamed(record.id)} has a ${typeof value} as ${field.name}, not text`);
     }
     const micros = typeof value === 'string' ? parseTimestampMicros(value) : undefined;
-    if (micros === undefined) throw malformedAnswer(host, `record ${serverText(record.id, undefined)} has a ${field.name} that is not an ISO 8601 timestamp`);
+    if (micros === undefined) throw malformedAnswer(host, `${recordNamed(record.id)} has a ${field.name} that is not an ISO 8601 timestamp`);
     if (!isFormattedTimestamp(value as string, field.kind === 'timestamp_utc')) {
       if (index === SCRAPED_TIME) scrapedTimeText = value as string;
       else createdOnText = value as string;

@@ -35,14 +35,15 @@ const LABEL_GAP = '  ';
 
 /**
  * Text fit for a table cell, on one line. Control characters, C0 and C1 (an escape sequence in
- * the data could drive the terminal; U+009B alone is a CSI), become U+FFFD, a line break shows
- * as ↵, a tab as a space.
+ * the data could drive the terminal; U+009B alone is a CSI), and the bidi overrides and isolates
+ * (which would show a cell's text in another order than it has) become U+FFFD, a line break,
+ * U+2028 and U+2029 included, shows as ↵, a tab as a space.
  */
 export function cellText(text: string): string {
   return text
-    .replace(/\r\n|\r|\n/g, '↵')
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, '↵')
     .replace(/\t/g, ' ')
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '\uFFFD');
+    .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, '\uFFFD');
 }
 
 const sum = (widths: readonly number[]): number => widths.reduce((total, width) => total + width, 0);

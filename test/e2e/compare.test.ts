@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blendedRate, ratesAtVolume } from '../../src/api/tiers.js';
+import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -83,5 +84,51 @@ describe('mkt compare', () => {
     const run = await runInProcess(['compare', 'NYSE', flag, value], { env: { ...env(), MKT_BASE_URL: 'http://127.0.0.1:1' } });
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^mkt: ${flag} must be`));
+  });
+
+  // Issue 35, point 8: a request per venue is a cost the user chooses above 50 venues.
+  describe('with no exchange named, above 50 venues', () => {
+    const servers = useRecordingServers();
+    /** A service that knows `count` exchanges, V0 to V(count - 1), each with a fee schedule. */
+    async function serviceOf(count: number) {
+      const server = await servers((request, response) => {
+        if (request.url.startsWith('/api/v1/fee-schedule-results/filters')) {
+          sendJson(response, 200, { data: { exchange_names: Array.from({ length: count }, (_, n) => `V${n}`) } });
+          return;
+        }
+        const exchange = /^\/api\/v1\/exchanges\/([^/]+)\/fees/.exec(request.url)?.[1];
+        sendJson(response, 200, { exchange, effective_date: '2025-01-01', fee_schedule: { maker_fee: 0.001, taker_fee: 0.003 } });
+      });
+      const fees = () => server.requests.filter((request) => request.url.startsWith('/api/v1/exchanges/'));
+      return { fees, env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k', MKT_CACHE_DIR: tempDir('mkt-cache-') } };
+    }
+
+    it('refuses, naming the requests it would cost, and asks for no fee schedule', async () => {
+      const service = await serviceOf(3000);
+      const run = await runInProcess(['compare', '--volume', '1M'], { env: service.env });
+      expect(run).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: 'mkt: comparing every exchange `mkt exchanges` knows would send 3,000 requests, one per exchange\n'
+          + 'Name the exchanges to compare, or add --all-exchanges to compare all 3,000.\n',
+      });
+      expect(service.fees()).toHaveLength(0);
+    });
+
+    it('compares them all with --all-exchanges, and 50 without it', async () => {
+      const many = await serviceOf(51);
+      const all = await runInProcess(['compare', '--all-exchanges', '-f', 'csv', '--columns', 'exchange'], { env: many.env });
+      expect(all).toMatchObject({ code: 0, stderr: '' });
+      expect(all.stdout.split('\r\n').slice(1, -1)).toHaveLength(51);
+      expect(many.fees()).toHaveLength(51);
+      const fifty = await serviceOf(50);
+      expect((await runInProcess(['compare', '-f', 'csv'], { env: fifty.env })).code).toBe(0);
+      expect(fifty.fees()).toHaveLength(50);
+    });
+
+    it('refuses exchanges named beside --all-exchanges', async () => {
+      const run = await runInProcess(['compare', 'NYSE', '--all-exchanges'], { env: { ...env(), MKT_BASE_URL: 'http://127.0.0.1:1' } });
+      expect(run).toMatchObject({ code: 2, stdout: '', stderr: 'mkt: give exchanges or --all-exchanges, not both\n--all-exchanges compares every exchange `mkt exchanges` knows.\n' });
+    });
   });
 });

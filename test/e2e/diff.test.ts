@@ -1,8 +1,10 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -11,6 +13,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 // Issue 18: mkt diff, from the service or the mirror.
 const sandbox = useSandbox({ records: 1500 });
 const relay = useRelays();
+const servers = useRecordingServers();
 
 interface AddedVersion {
   version_id: string;
@@ -159,5 +162,20 @@ describe('mkt diff', () => {
     expect(run.code).toBe(code);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n')[0]).toBe(message);
+  });
+
+  it('keeps an amount change to the last decimal place the amounts were written with (issue 35, point 8)', async () => {
+    const record = (id: string, version: string, scraped: string, amount: string) =>
+      Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, ({
+        id, version_id: version, scraped_time: scraped, created_on: scraped.slice(0, 26), exchange_name: 'X', fee_type: 'Equity', fee_category: 'Participant Fee', fee_amount: amount,
+      } as Record<string, string>)[name] ?? null]));
+    const data = [record('b', 'v2', '2024-01-02T00:00:00.000000+00:00', '$0.000000000002'), record('a', 'v1', '2024-01-01T00:00:00.000000+00:00', '$0.000000000001')];
+    const server = await servers((_request, response) =>
+      sendJson(response, 200, { success: true, message: '', data, total_records: 2, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }));
+    const serverEnv = { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' };
+    const json = await runInProcess(['diff', 'X', 'Equity', '--parse-amounts', '-f', 'json', '--columns', 'change,amount_change'], { env: serverEnv });
+    expect(json).toMatchObject({ code: 0, stdout: '[\n  {"change":"changed","amount_change":1e-12}\n]\n' });
+    const table = await runInProcess(['diff', 'X', 'Equity', '--parse-amounts', '-f', 'table', '--columns', 'now'], { env: { ...serverEnv, NO_COLOR: '1' } });
+    expect(table.stdout).toContain('$0.000000000002 (+0.000000000001 USD)');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAmount } from '../../../src/api/amounts.js';
+import { amountDifference, parseAmount, plainDecimal } from '../../../src/api/amounts.js';
 
 describe('parseAmount, by the contract\'s rules', () => {
   it.each([
@@ -89,5 +89,26 @@ describe('parseAmount, formatting a number back', () => {
       ];
       for (const [text, value, unit] of forms) expect(parseAmount(text), text).toEqual({ value: value === 0 ? 0 : value, unit });
     }
+  });
+});
+
+// Issue 35, point 8: an amount change keeps the precision the amounts were written with.
+describe('amountDifference and plainDecimal', () => {
+  it.each([
+    [0.000000000001, 0.000000000002, 0.000000000001, '0.000000000001'],
+    [0.003, 0.0032, 0.0002, '0.0002'],
+    [0.0032, 0.003, -0.0002, '-0.0002'],
+    [-0.002, 0.0035, 0.0055, '0.0055'],
+    [1.5, 1.5, 0, '0'],
+    [123.456, 0.000001, -123.455999, '-123.455999'],
+    [1e21, 2.5e21, 1.5e21, '1500000000000000000000'],
+    [2, 1e-20, -1.99999999999999999999, '-2'],
+  ])('%d to %d moved %d, written %s', (before, after, moved, written) => {
+    expect(amountDifference(before, after)).toBe(moved);
+    expect(plainDecimal(amountDifference(before, after))).toBe(written);
+  });
+
+  it('writes a number in decimal, never with an exponent', () => {
+    expect([1e-7, -1.25e-7, 0.5, 120, 0, -0, 3e21].map(plainDecimal)).toEqual(['0.0000001', '-0.000000125', '0.5', '120', '0', '0', '3000000000000000000000']);
   });
 });

@@ -9,6 +9,14 @@ describe('serverText', () => {
     expect(serverText(`a ${key} b ${key} c ${encodeURIComponent(key)}`, key)).toBe('a *** b *** c ***');
   });
 
+  it('replaces the key percent-encoded in any case, whichever of its characters are encoded', () => {
+    const odd = 'SeCrEtKeY/with+plus';
+    expect(serverText('a SeCrEtKeY%2fwith%2bplus b SeCrEtKeY%2Fwith%2bplus c SeCrEtKeY/with%2Bplus', odd)).toBe('a *** b *** c ***');
+    expect(serverText('%53eCrEtKeY%2fwith+plus', odd)).toBe('***');
+    // The key's own letters keep their case: another key is not this one.
+    expect(serverText('secretkey/with+plus', odd)).toBe('secretkey/with+plus');
+  });
+
   it('makes control characters visible, so the text is one line', () => {
     expect(serverText('a\nb\r\u001b[31m\u0000\u007f\u0085\u2028\u202e', undefined)).toBe(
       'a\\x0ab\\x0d\\x1b[31m\\x00\\x7f\\x85\\u2028\\u202e',

@@ -207,4 +207,9 @@ describe('cellText', () => {
   it('defuses C0 and C1 control characters, the one-character CSI U+009B included', () => {
     expect(cellText('a\u001b[31mb\u0085c\u009b31md\u009fe\u00a0f')).toBe('a\uFFFD[31mb\uFFFDc\uFFFD31md\uFFFDe\u00a0f');
   });
+
+  // Issue 35, point 6: what serverText makes visible in a message, a table cell defuses too.
+  it('defuses bidi overrides and isolates, and breaks lines at U+2028 and U+2029', () => {
+    expect(cellText('NYSE\u202eXIUQ\u202c \u2066a\u2069\u2028b\u2029c')).toBe('NYSE\uFFFDXIUQ\uFFFD \uFFFDa\uFFFD↵b↵c');
+  });
 });
