@@ -211,8 +211,9 @@ export async function createTransport(options: TransportOptions): Promise<Transp
       const url = serviceUrl(baseUrl, path, query);
       const allHeaders = { 'user-agent': options.userAgent, accept: 'application/json', ...headers };
       for (let attempt = 1; ; attempt++) {
+        let body: unknown;
         try {
-          return await tryOnce(url, credential, allHeaders, attempt);
+          body = await tryOnce(url, credential, allHeaders, attempt);
         } catch (error) {
           if (!isRetryable(error, retry)) throw error;
           const failure = error as MktError;
@@ -223,7 +224,13 @@ export async function createTransport(options: TransportOptions): Promise<Transp
           await sleep(delay, undefined, { signal }).catch(() => {
             throw abortReason(signal);
           });
+          continue;
         }
+        // Unlike a cut body, a body nested this deep is what the server means to send: another try would get it again.
+        if (nestsDeeperThan(body, MAX_NESTING)) {
+          throw new MalformedResponseError(`${url.host} sent a malformed answer: arrays and objects nest more than ${MAX_NESTING} levels deep`);
+        }
+        return body;
       }
     },
     async close() {
@@ -253,8 +260,8 @@ function nestsDeeperThan(value: unknown, limit: number): boolean {
 }
 
 /**
- * A 2xx body is JSON no deeper than MAX_NESTING, or the try failed; other statuses become
- * HttpStatusError, their body parsed when it is such JSON, else kept as text.
+ * A 2xx body is JSON or the try failed; other statuses become HttpStatusError, their body
+ * parsed when it is JSON no deeper than MAX_NESTING, else kept as text.
  */
 function parseResponse(response: RawResponse, url: URL): unknown {
   const ok = response.status >= 200 && response.status < 300;
@@ -267,12 +274,12 @@ function parseResponse(response: RawResponse, url: URL): unknown {
   } catch {
     // kept as text: error pages are often HTML
   }
-  const tooDeep = isJson && nestsDeeperThan(body, MAX_NESTING);
   if (ok) {
     if (!isJson) throw new MalformedResponseError(`${url.host} answered ${response.status} with a body that is not JSON (or is cut short)`);
-    if (tooDeep) throw new MalformedResponseError(`${url.host} sent a malformed answer: arrays and objects nest more than ${MAX_NESTING} levels deep`);
     return body;
   }
+  // An error body nested too deep is kept as text, unread.
+  const tooDeep = isJson && nestsDeeperThan(body, MAX_NESTING);
   throw new HttpStatusError(response.status, response.statusText, url.href, tooDeep ? text : body, {
     retryAfter: headerValue(response.headers['retry-after']),
   });
