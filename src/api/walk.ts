@@ -53,9 +53,9 @@ export class RepeatGuard {
   private pagesWithNothingNew = 0;
   private readonly lastPageAllowed: number;
 
-  /** `reportedPages`: total_pages as the walk's first page gave it. */
-  constructor(reportedPages: number) {
-    this.lastPageAllowed = reportedPages + Math.max(100, Math.ceil(reportedPages / 10));
+  /** `lastPage`: the last page the walk's first answer made it plan to read. */
+  constructor(lastPage: number) {
+    this.lastPageAllowed = lastPage + Math.max(100, Math.ceil(lastPage / 10));
   }
 
   /** After page `pageNumber`, which held `records` records, `fresh` of them not seen before in the walk. */
@@ -105,7 +105,8 @@ export async function* walkResults(
   const lastPage = options.all ? first.total_pages - 1 : Math.min(first.total_pages - 1, firstPage + pagesForLimit - 1);
 
   const seen = new IdSet();
-  const guard = new RepeatGuard(first.total_pages);
+  // A page asked for past the last is answered empty, and ends the walk.
+  const guard = new RepeatGuard(Math.max(firstPage, lastPage));
   let pagesReceived = 0;
   let driftReported = false;
   const drift = (message: string) => {
