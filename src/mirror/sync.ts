@@ -223,9 +223,9 @@ class Staging {
     if (this.pages >= COMMIT_EVERY_PAGES || this.now() - this.lastCommit >= COMMIT_EVERY_MS) await this.commit(nextPage);
   }
 
-  /** Commits what is buffered, and waits for it. */
+  /** Commits what is buffered, and waits for every commit. */
   async flush(nextPage?: number): Promise<void> {
-    await this.commit(nextPage);
+    if (this.pages > 0) await this.commit(nextPage);
     await this.committing;
   }
 
