@@ -87,6 +87,23 @@ function mkt(url: string) {
 
 const FAILED = { detail: 'failed on purpose' };
 
+/** A live service of `count` records, and a mirror of it made by a first sync. */
+async function mirrored(count: number) {
+  const service = await liveService(count);
+  const client = mkt(service.url);
+  expect((await client.run(['sync'])).code).toBe(0);
+  return { service, client };
+}
+
+/** A sync that exits 0 with this summary, and leaves the mirror holding exactly the service's ids, nothing staged. */
+async function expectSynced(client: ReturnType<typeof mkt>, service: Awaited<ReturnType<typeof liveService>>, args: string[], summary: object) {
+  const run = await client.run(['sync', '-f', 'json', ...args]);
+  expect(run.code).toBe(0);
+  expect(JSON.parse(run.stdout)).toMatchObject(summary);
+  expect(await client.ids()).toEqual(service.ids());
+  expect(await client.ids('mkt_walk_results')).toEqual([]);
+}
+
 describe('a full walk the service changes under', () => {
   it('carries on a first sync stopped after a commit, finds a record withdrawn from its committed pages, and walks again', async () => {
     const service = await liveService(20_000);
@@ -99,17 +116,11 @@ describe('a full walk the service changes under', () => {
     // One of the first 10,000 records is withdrawn: every later one moves back a place.
     service.records.splice(5, 1);
     service.before = () => false;
-    const resumed = await client.run(['sync', '-f', 'json']);
-    expect(resumed.code).toBe(0);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 19_999, total_records: 19_999, full_walk: true });
-    expect(await client.ids()).toEqual(service.ids());
-    expect(await client.ids('mkt_walk_results')).toEqual([]);
+    await expectSynced(client, service, [], { new_records: 19_999, total_records: 19_999, full_walk: true });
   }, 60_000);
 
   it('walks again when a full refresh meets a withdrawal behind it and an addition that keep the count', async () => {
-    const service = await liveService(20_000);
-    const client = mkt(service.url);
-    expect((await client.run(['sync'])).code).toBe(0);
+    const { service, client } = await mirrored(20_000);
     let changed = false;
     service.before = (ask) => {
       if (ask.order === 'asc' && ask.page === 50 && !changed) {
@@ -119,18 +130,13 @@ describe('a full walk the service changes under', () => {
       }
       return false;
     };
-    const refreshed = await client.run(['sync', '--full-refresh', '-f', 'json']);
-    expect(refreshed.code).toBe(0);
-    expect(JSON.parse(refreshed.stdout)).toMatchObject({ new_records: 1, removed_records: 1, total_records: 20_000, full_walk: true });
-    expect(await client.ids()).toEqual(service.ids());
+    await expectSynced(client, service, ['--full-refresh'], { new_records: 1, removed_records: 1, total_records: 20_000, full_walk: true });
     // Page 0 asked by the first sync, and by each of the refresh's two walks.
     expect(service.asked.filter((ask) => ask.order === 'asc' && ask.page === 0)).toHaveLength(3);
   }, 60_000);
 
   it('says so, exit 1, and keeps the mirror as it was, when the service changes under every walk', async () => {
-    const service = await liveService(2_000);
-    const client = mkt(service.url);
-    expect((await client.run(['sync'])).code).toBe(0);
+    const { service, client } = await mirrored(2_000);
     const before = service.ids();
     let added = 2_000;
     service.before = (ask) => {
@@ -159,19 +165,14 @@ describe('a full walk the service changes under', () => {
       }
       return false;
     };
-    const synced = await client.run(['sync', '-f', 'json']);
-    expect(synced.code).toBe(0);
     // The newest record before and after, 52 pages, and the start's newest found in its place.
-    expect(JSON.parse(synced.stdout)).toMatchObject({ new_records: 5_150, total_records: 5_150, requests: 55 });
-    expect(await client.ids()).toEqual(service.ids());
+    await expectSynced(client, service, [], { new_records: 5_150, total_records: 5_150, requests: 55 });
   }, 60_000);
 });
 
 describe('an incremental sync', () => {
   it('commits what it reads as it goes, and adds it to the mirror only when the sync is done', async () => {
-    const service = await liveService(1_000);
-    const client = mkt(service.url);
-    expect((await client.run(['sync'])).code).toBe(0);
+    const { service, client } = await mirrored(1_000);
     for (let n = 1_000; n < 16_000; n++) service.records.push(record(n));
     service.before = (ask, respond) => ask.order === 'desc' && ask.page === 120 && (respond(400, FAILED), true);
     expect((await client.run(['sync'])).code).not.toBe(0);
@@ -179,16 +180,11 @@ describe('an incremental sync', () => {
     expect((await client.ids('mkt_walk_results')).length).toBeGreaterThanOrEqual(10_000);
     expect(await client.ids()).toHaveLength(1_000);
     service.before = () => false;
-    const synced = await client.run(['sync', '-f', 'json']);
-    expect(JSON.parse(synced.stdout)).toMatchObject({ new_records: 15_000, total_records: 16_000, full_walk: false });
-    expect(await client.ids()).toEqual(service.ids());
-    expect(await client.ids('mkt_walk_results')).toEqual([]);
+    await expectSynced(client, service, [], { new_records: 15_000, total_records: 16_000, full_walk: false });
   }, 60_000);
 
   it('stops a service that never stops sending newer records', async () => {
-    const service = await liveService(500);
-    const client = mkt(service.url);
-    expect((await client.run(['sync'])).code).toBe(0);
+    const { service, client } = await mirrored(500);
     let next = 500;
     service.before = (ask) => {
       // Before every page it is asked for, two pages of newer records arrive: each page holds new ones.
