@@ -62,6 +62,36 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
+  it('carries on a killed first sync after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
+    try {
+      const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
+      const counted = await relay(sandbox.url);
+      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
+      const killed = spawnMkt(['sync'], { env });
+      await until(() => counted.requests.length >= 200); // a commit has finished (see above)
+      killed.child.kill('SIGKILL');
+      expect((await killed.result).signal).toBe('SIGKILL');
+
+      // The service withdraws the version of the walk's first committed record: every later record moves back.
+      const duck = await openDuckDB();
+      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
+      const [first] = await duck.rows('SELECT version_id FROM m.mkt_walk_results LIMIT 1');
+      duck.close();
+      const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${first?.version_id as string}`, { method: 'DELETE' });
+      expect(withdrawn.status).toBe(200);
+
+      const resumed = await runMkt(['sync', '-f', 'json'], { env });
+      expect(resumed.code).toBe(0);
+      const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
+      const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
+      expect(offline.stdout).toBe(online.stdout);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ total_records: online.stdout.split('\n').length - 1, full_walk: true });
+    } finally {
+      await sandbox.close();
+    }
+  }, 90_000);
+
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
     const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
     try {
