@@ -156,6 +156,18 @@ describe('a full walk the service changes under', () => {
     expect(await client.ids('mkt_walk_results')).toEqual([]);
   }, 60_000);
 
+  it('fails, keeping the mirror as it was, when unchanging pages hold fewer distinct records than the count', async () => {
+    const { service, client } = await mirrored(300);
+    const before = service.ids();
+    service.records[150] = record(5);
+    const refreshed = await client.run(['sync', '--full-refresh']);
+    expect({ code: refreshed.code, stderr: refreshed.stderr }).toEqual({
+      code: 1,
+      stderr: "mkt: the service's pages held 299 distinct records, but it reports 300\nRun `mkt sync` again: the mirror is as it was before this sync.\n",
+    });
+    expect(await client.ids()).toEqual(before);
+  });
+
   it('takes records added during the walk in one walk: nothing before them moved', async () => {
     const service = await liveService(5_000);
     const client = mkt(service.url);
