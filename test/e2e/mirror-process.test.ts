@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeF
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -22,19 +22,25 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** A first sync of the sandbox's records through a relay, killed (SIGKILL) once it has committed. */
+async function killedFirstSync(sandbox: RunningSandbox) {
+  const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
+  const counted = await relay(sandbox.url);
+  const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
+  const killed = spawnMkt(['sync'], { env });
+  // A walk commits every 100 pages, or every 2 s when pages come slowly (a loaded machine),
+  // and a commit runs while the walk reads on: by 200 pages asked, one has finished.
+  await until(() => counted.requests.length >= 200);
+  killed.child.kill('SIGKILL');
+  expect((await killed.result).signal).toBe('SIGKILL');
+  return { mirror, counted, env };
+}
+
 describe('a mirror across processes', () => {
   it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
     const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
     try {
-      const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
-      const counted = await relay(sandbox.url);
-      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
-      const killed = spawnMkt(['sync'], { env });
-      // A walk commits every 100 pages, or every 2 s when pages come slowly (a loaded machine),
-      // and a commit runs while the walk reads on: by 200 pages asked, one has finished.
-      await until(() => counted.requests.length >= 200);
-      killed.child.kill('SIGKILL');
-      expect((await killed.result).signal).toBe('SIGKILL');
+      const { mirror, counted, env } = await killedFirstSync(sandbox);
 
       const duck = await openDuckDB();
       await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
@@ -65,14 +71,7 @@ describe('a mirror across processes', () => {
   it('carries on a killed first sync after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
     const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
     try {
-      const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
-      const counted = await relay(sandbox.url);
-      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
-      const killed = spawnMkt(['sync'], { env });
-      await until(() => counted.requests.length >= 200); // a commit has finished (see above)
-      killed.child.kill('SIGKILL');
-      expect((await killed.result).signal).toBe('SIGKILL');
-
+      const { mirror, env } = await killedFirstSync(sandbox);
       // The service withdraws the version of the walk's first committed record: every later record moves back.
       const duck = await openDuckDB();
       await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
