@@ -182,6 +182,24 @@ describe('a full walk the service changes under', () => {
   }, 60_000);
 });
 
+describe('a sync against a service that repeats itself', () => {
+  it('stops a first sync whose pages repeat one record under a count of 2⁵³ − 1, with nothing in the mirror', async () => {
+    const service = await liveService(1);
+    const client = mkt(service.url);
+    const total = 2 ** 53 - 1;
+    service.before = (ask, respond) => {
+      respond(200, { ...emptyResultsPage(ask.size, ask.page), data: [record(0)], total_records: total, total_pages: Math.ceil(total / ask.size) });
+      return true;
+    };
+    const run = await client.run(['sync']);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({
+      code: 1,
+      stderr: 'mkt: the service keeps sending the same records: 10 pages in a row held none it had not sent before (page 10)\n',
+    });
+    expect(await client.ids()).toEqual([]);
+  });
+});
+
 describe('an incremental sync', () => {
   it('commits what it reads as it goes, and adds it to the mirror only when the sync is done', async () => {
     const { service, client } = await mirrored(1_000);
