@@ -34,6 +34,11 @@ export class IdSet {
     return true;
   }
 
+  has(id: string): boolean {
+    if (!this.readUuid(id)) return this.others.has(id);
+    return this.used[this.find(this.key)] === 1;
+  }
+
   /** Puts `key` in `slot`, word by word: TypedArray set() and subarray() cost more than four stores. */
   private store(slot: number, key: Uint32Array): void {
     const at = slot * WORDS;

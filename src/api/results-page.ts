@@ -8,6 +8,12 @@ const COUNTS = ['total_records', 'page_size', 'total_pages', 'current_page'] as 
 /** Longest piece of a malformed answer quoted in a message: enough to recognise it, still one short line. */
 const MAX_QUOTED = 40;
 
+/**
+ * Longest id a page may carry: the service's are UUIDs (36 characters). A walk keeps every id it
+ * has seen, so ids without a bound would let a server grow mkt's memory without one.
+ */
+export const MAX_ID_LENGTH = 256;
+
 /** What a results page is checked against: the request it answers. */
 export interface PageRequest {
   /** The service's host, for the message. */
@@ -71,6 +77,7 @@ function problemOf(body: unknown, page: number, quoted: (value: unknown) => stri
     if (!isRecord(record)) return isNot(`data[${index}]`, record, 'an object');
     // Records are told apart by id alone: an empty one would make distinct records one.
     if (typeof record.id !== 'string' || record.id === '') return isNot(`data[${index}].id`, record.id, 'a non-empty string');
+    if (record.id.length > MAX_ID_LENGTH) return `data[${index}].id is ${record.id.length} characters long, more than ${MAX_ID_LENGTH}`;
   }
   return undefined;
 }

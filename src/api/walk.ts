@@ -40,6 +40,38 @@ export interface WalkOptions {
 
 const DEFAULT_CONCURRENCY = 4;
 
+/** Pages in a row that bring no record a walk had not seen, after which it stops. */
+const PAGES_WITH_NOTHING_NEW = 10;
+
+/**
+ * Stops a walk that a server keeps feeding records it has already sent, or pages well past the
+ * count it gave at the start: either would otherwise run for as long as the server likes, a count
+ * of 2⁵³ − 1 records being 90 trillion pages. The margin leaves room for records the service
+ * adds during a long walk, which a sync walks too.
+ */
+export class RepeatGuard {
+  private pagesWithNothingNew = 0;
+  private readonly lastPageAllowed: number;
+
+  /** `lastPage`: the last page the walk's first answer made it plan to read. */
+  constructor(lastPage: number) {
+    this.lastPageAllowed = lastPage + Math.max(100, Math.ceil(lastPage / 10));
+  }
+
+  /** After page `pageNumber`, which held `records` records, `fresh` of them not seen before in the walk. */
+  afterPage(pageNumber: number, records: number, fresh: number): void {
+    if (pageNumber > this.lastPageAllowed) throw keepsSendingTheSameRecords(`page ${pageNumber} is far past the pages it reported`);
+    if (fresh > 0) this.pagesWithNothingNew = 0;
+    else if (records > 0 && ++this.pagesWithNothingNew >= PAGES_WITH_NOTHING_NEW) {
+      throw keepsSendingTheSameRecords(`${PAGES_WITH_NOTHING_NEW} pages in a row held none it had not sent before (page ${pageNumber})`);
+    }
+  }
+}
+
+function keepsSendingTheSameRecords(detail: string): MktError {
+  return new MktError(`the service keeps sending the same records: ${detail}`);
+}
+
 class DriftError extends MktError {
   constructor(message: string) {
     super(message, { hint: 'The data changed while it was read: run the command again, or add --allow-drift to accept it.' });
@@ -53,7 +85,8 @@ class DriftError extends MktError {
  * pages are fetched and at most `concurrency` pages are held. Records are deduplicated by id,
  * and a total that changes or does not add up, or an empty page before the last, fails the
  * walk rather than yielding a short one. Each page's envelope is checked by the client, so the
- * first page's own arithmetic bounds the pages asked for.
+ * first page's own arithmetic bounds the pages asked for, and pages that keep repeating records
+ * stop the walk (RepeatGuard) before that bound, which a server may set at 2⁵³ − 1 records.
  */
 export async function* walkResults(
   client: ResultsSource,
@@ -72,6 +105,8 @@ export async function* walkResults(
   const lastPage = options.all ? first.total_pages - 1 : Math.min(first.total_pages - 1, firstPage + pagesForLimit - 1);
 
   const seen = new IdSet();
+  // A page asked for past the last is answered empty, and ends the walk.
+  const guard = new RepeatGuard(Math.max(firstPage, lastPage));
   let pagesReceived = 0;
   let driftReported = false;
   const drift = (message: string) => {
@@ -115,6 +150,7 @@ export async function* walkResults(
       const record = page.data[index] as FeeScheduleResult;
       if (seen.add(record.id)) records.push(record);
     }
+    guard.afterPage(pageNumber, index, records.length);
     options.onPage?.({
       page: pagesReceived,
       totalPages: lastPage - firstPage + 1,

@@ -17,10 +17,19 @@ export interface MirrorIdentity {
   filters: string;
 }
 
+/** The service's total_records and newest record, from its newest page: what a full walk compares before and after itself. */
+export interface ServiceState {
+  total: number;
+  /** The newest record's id; undefined when there are none. */
+  newest: string | undefined;
+}
+
 /** A full walk left unfinished: where the next sync carries on. */
 export interface PendingWalk extends MirrorIdentity {
   pageSize: number;
   nextPage: number;
+  /** The service when the walk began; undefined for a walk left by an mkt that did not note it. */
+  start: ServiceState | undefined;
 }
 
 /** The tables records are appended to: the mirror's own, or the full walk's staging table. */
@@ -200,9 +209,15 @@ export class Mirror {
   }
 
   async pendingWalk(): Promise<PendingWalk | undefined> {
-    const [row] = await this.rows('SELECT service, filters, page_size, next_page FROM mkt_walk');
+    const [row] = await this.rows('SELECT service, filters, page_size, next_page, total_records, newest_id FROM mkt_walk');
     if (!row) return undefined;
-    return { service: row.service as string, filters: row.filters as string, pageSize: row.page_size as number, nextPage: row.next_page as number };
+    return {
+      service: row.service as string,
+      filters: row.filters as string,
+      pageSize: row.page_size as number,
+      nextPage: row.next_page as number,
+      start: typeof row.total_records === 'bigint' ? { total: Number(row.total_records), newest: (row.newest_id as string | null) ?? undefined } : undefined,
+    };
   }
 
   /** Runs `work` in one transaction: all of it is committed, or none. */

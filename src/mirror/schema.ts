@@ -11,6 +11,10 @@ import { FEE_SCHEDULE_RESULT_FIELDS, type FieldKind } from '../api/fields.js';
  * is the same, `results --offline` reads a page in that order by the records' places
  * (src/mirror/offline-results.ts). The column came after the first mirrors, which gain it at
  * their next sync, and a count at their next full walk.
+ *
+ * `mkt_walk.total_records` and `newest_id` are the service's count and newest record when an
+ * unfinished full walk began, which the walk compares with the service's when it ends
+ * (src/mirror/sync.ts). A walk left by an mkt before them is not carried on, but begun again.
  */
 export const MIRROR_LAYOUT = 1;
 
@@ -41,6 +45,8 @@ CREATE TABLE IF NOT EXISTS mkt_removed_results (${resultColumnsDdl}, removed_at 
 CREATE TABLE IF NOT EXISTS mkt_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 CREATE TABLE IF NOT EXISTS mkt_amounts (fee_amount VARCHAR, fee_amount_value DOUBLE, fee_amount_unit VARCHAR);
 CREATE TABLE IF NOT EXISTS mkt_walk (service VARCHAR, filters VARCHAR, page_size INTEGER, next_page INTEGER, started_at TIMESTAMPTZ);
+ALTER TABLE mkt_walk ADD COLUMN IF NOT EXISTS total_records BIGINT;
+ALTER TABLE mkt_walk ADD COLUMN IF NOT EXISTS newest_id VARCHAR;
 CREATE TABLE IF NOT EXISTS mkt_walk_results (${resultColumnsDdl});
 CREATE TABLE IF NOT EXISTS mkt_walk_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 CREATE OR REPLACE VIEW results_with_values AS SELECT ${columnsWithValues} FROM results r LEFT JOIN mkt_amounts a ON a.fee_amount = r.fee_amount;

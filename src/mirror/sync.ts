@@ -2,10 +2,10 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
-import type { ResultsSource } from '../api/walk.js';
+import { RepeatGuard, type ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
-import type { Mirror, MirrorIdentity } from './mirror.js';
+import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
 import { type StoredRecord, toStoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
@@ -47,16 +47,18 @@ export interface SyncSummary {
 /** Pages of a full walk in flight at once, as src/api/walk.ts. */
 const PAGES_AHEAD = 4;
 /**
- * A full walk commits what it has at least this often, so that a killed sync carries on from there.
+ * A sync commits what it has staged at least this often, so that its memory stays bounded and a
+ * killed full walk carries on from there.
  * A commit of 100 pages costs DuckDB ~100 ms (its time grows with the rows, not the commits) and
  * runs while the walk reads on: 20-page commits awaited in turn made a 300,000-record first sync
  * 12.4 s, against 5.0 s for the NDJSON export of the same walk (docs/performance.md).
  */
 const COMMIT_EVERY_PAGES = 100;
 const COMMIT_EVERY_MS = 2000;
+/** Full walks a sync makes before it gives up on a service that changes under each of them. */
+const MAX_WALKS = 2;
 
-const fieldIndex = (name: string) => FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === name);
-const [ID, EXCHANGE_NAME, FEE_TYPE, VERSION_ID, CREATED_ON] = ['id', 'exchange_name', 'fee_type', 'version_id', 'created_on'].map(fieldIndex) as [number, number, number, number, number];
+const CREATED_ON = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === 'created_on');
 
 /**
  * Brings a mirror up to date with the service's answer for its filters (docs/mirror.md).
@@ -64,8 +66,8 @@ const [ID, EXCHANGE_NAME, FEE_TYPE, VERSION_ID, CREATED_ON] = ['id', 'exchange_n
  * Records are read newest first (created_on, descending) until the mirror's newest is reached;
  * if the mirror's count plus the new records then equals the service's total_records, those
  * records are all that changed. Otherwise, and at the first sync or with --full-refresh, every
- * page is walked, oldest first, into a staging table committed every few pages with the page to
- * go on from, and the staged records then replace the mirror's in one transaction.
+ * page is walked, oldest first (walkEverything). Either way the records read are staged in
+ * mkt_walk_results, committed every few pages, and join or replace the mirror's in one transaction.
  */
 export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsSource>, request: SyncRequest): Promise<SyncSummary> {
   const identity: MirrorIdentity = { service: request.service, filters: filtersText(request.filters) };
@@ -83,15 +85,18 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
     requests++;
     return source.fetchResultsPage(query);
   };
-  const query: ResultsQuery = { ...request.filters, page_size: SYNC_PAGE_SIZE };
+  const walker: Walker = { mirror, host: source.host, fetchPage, identity, request };
 
   const pending = await mirror.pendingWalk();
   let outcome: Outcome | undefined;
+  let service = request.newestPage && serviceStateOf(request.newestPage);
   if (recorded && !request.fullRefresh && !pending) {
-    outcome = await readNewest(mirror, source.host, fetchPage, request);
+    const newest = await readNewest(walker);
+    outcome = newest.outcome;
+    service = newest.service;
   }
   const fullWalk = outcome === undefined;
-  outcome ??= await walkEverything(mirror, source.host, query, fetchPage, identity, pending, request);
+  outcome ??= await walkEverything(walker, pending, service);
   const summary: SyncSummary = {
     mirror: mirror.path,
     new_records: outcome.newRecords,
@@ -104,7 +109,7 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   };
   await mirror.transaction(async () => {
     if (fullWalk) await replaceResults(mirror, identity, outcome.totalRecords);
-    else await appendResults(mirror, outcome.records ?? [], outcome.totalRecords);
+    else await appendResults(mirror, outcome.newRecords, outcome.totalRecords);
     await mirror.run('INSERT INTO mkt_syncs VALUES (to_timestamp($1 / 1000), now(), $2, $3, $4, $5, $6, $7)', [
       startedAt,
       summary.new_records,
@@ -118,10 +123,22 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   return summary;
 }
 
+/** What reading the service's pages into a mirror takes. */
+interface Walker {
+  mirror: Mirror;
+  host: string;
+  fetchPage: (query: ResultsQuery) => Promise<FeeScheduleResultsPage>;
+  identity: MirrorIdentity;
+  request: SyncRequest;
+}
+
+/** What a newest-first page says of the whole service. */
+function serviceStateOf(page: FeeScheduleResultsPage): ServiceState {
+  return { total: page.total_records, newest: page.data[0]?.id };
+}
+
 /** What a sync found, before it is committed. */
 interface Outcome {
-  /** New records to append (when not a full walk), oldest first. */
-  records?: StoredRecord[];
   newRecords: number;
   removedRecords: number;
   changedRecords: number;
@@ -130,129 +147,188 @@ interface Outcome {
 }
 
 /**
- * The records newer than the mirror's newest, or undefined when they do not account for the
- * service's total (something was withdrawn, or added among older records): then only a full walk
- * can tell. A page of records all known while the counts agree ends the reading early, so a sync
- * that finds nothing costs one request.
+ * The records newer than the mirror's newest, staged, or no outcome when they do not account for
+ * the service's total (something was withdrawn, or added among older records): then only a full
+ * walk can tell. A page of records all known while the counts agree ends the reading early, so a
+ * sync that finds nothing costs one request. Also what the service's newest page said, which a
+ * full walk after it starts from.
  */
-async function readNewest(
-  mirror: Mirror,
-  host: string,
-  fetchPage: (query: ResultsQuery) => Promise<FeeScheduleResultsPage>,
-  request: SyncRequest,
-): Promise<Outcome | undefined> {
+async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service: ServiceState }> {
+  const { mirror, host, fetchPage, request } = walker;
   const known = await mirror.ids('results');
   const count = known.size;
   const newest = await mirror.newestCreatedOn();
-  const records: StoredRecord[] = [];
+  // What a sync stopped part way staged: its records are read again.
+  if ((await mirror.count('mkt_walk_results')) > 0) await mirror.transaction(() => discardWalk(mirror));
+  const staging = new Staging(mirror, request.now);
+  let service: ServiceState | undefined;
+  let guard: RepeatGuard | undefined;
+  let added = 0;
   let total = 0;
   let read = 0;
-  for (let pageNumber = 0; ; pageNumber++) {
-    const page = pageNumber === 0 && request.newestPage ? request.newestPage : await fetchPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
-    read += page.data.length;
-    request.onPage?.({ page: pageNumber + 1, records: read });
-    total = page.total_records;
-    let reachedOlder = false;
-    let unknown = 0;
-    for (const record of page.data) {
-      const stored = toStoredRecord(record, host);
-      if (newest !== undefined && (stored.values[CREATED_ON] as bigint) < newest) reachedOlder = true;
-      if (!known.add(record.id)) continue;
-      records.push(stored);
-      unknown++;
+  try {
+    for (let pageNumber = 0; ; pageNumber++) {
+      const page = pageNumber === 0 && request.newestPage ? request.newestPage : await fetchPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
+      service ??= serviceStateOf(page);
+      guard ??= new RepeatGuard(page.total_pages - 1);
+      read += page.data.length;
+      request.onPage?.({ page: pageNumber + 1, records: read });
+      total = page.total_records;
+      let reachedOlder = false;
+      const unknown: StoredRecord[] = [];
+      for (const record of page.data) {
+        const stored = toStoredRecord(record, host);
+        if (newest !== undefined && (stored.values[CREATED_ON] as bigint) < newest) reachedOlder = true;
+        if (known.add(record.id)) unknown.push(stored);
+      }
+      added += unknown.length;
+      await staging.addPage(unknown);
+      guard.afterPage(pageNumber, page.data.length, unknown.length);
+      const accountedFor = count + added === total;
+      if (pageNumber >= page.total_pages - 1 || reachedOlder || (unknown.length === 0 && accountedFor)) break;
     }
-    const accountedFor = count + records.length === total;
-    if (pageNumber >= page.total_pages - 1 || reachedOlder || (unknown === 0 && accountedFor)) break;
+    await staging.flush();
+  } finally {
+    await staging.settle();
   }
   // In a mirror of the latest versions, a new version's records push out its predecessor's.
-  if (count + records.length !== total || (request.filters.latest_only && records.length > 0)) return undefined;
-  records.sort(oldestFirst);
-  return { records, newRecords: records.length, removedRecords: 0, changedRecords: 0, newVersions: versionsOf(records), totalRecords: total };
+  if (count + added !== total || (request.filters.latest_only && added > 0)) return { service: service as ServiceState };
+  const outcome = { newRecords: added, removedRecords: 0, changedRecords: 0, newVersions: await stagedVersions(mirror), totalRecords: total };
+  return { outcome, service: service as ServiceState };
 }
 
 /**
- * By created_on, then id: the order `results` is stored in (schema.ts). Where JavaScript's code
- * units and DuckDB's UTF-8 bytes order two ids otherwise, appendResults finds it.
+ * A sync's records, appended to mkt_walk_results a batch at a time so that what a sync holds in
+ * memory stays bounded however much it reads: a commit every COMMIT_EVERY_PAGES pages or
+ * COMMIT_EVERY_MS, which runs while the walk reads on. A full walk's commit also notes the page
+ * to go on from.
  */
-function oldestFirst(a: StoredRecord, b: StoredRecord): number {
-  return ascending(a.values[CREATED_ON] as bigint, b.values[CREATED_ON] as bigint) || ascending(a.values[ID] as string, b.values[ID] as string);
-}
+class Staging {
+  private buffered: StoredRecord[] = [];
+  private pages = 0;
+  private lastCommit: number;
+  /** The commit under way. At most one: the next awaits it, and fails with it. */
+  private committing: Promise<void> = Promise.resolve();
 
-/** Two values in ascending order, texts by their code units. */
-function ascending<T extends string | bigint>(x: T, y: T): number {
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** The versions of new records, by exchange, fee type and version. */
-function versionsOf(records: readonly StoredRecord[]): NewVersion[] {
-  const versions = new Map<string, NewVersion>();
-  for (const { values } of records) {
-    const [exchange_name, fee_type, version_id] = [values[EXCHANGE_NAME], values[FEE_TYPE], values[VERSION_ID]] as [string, string, string];
-    const key = JSON.stringify([exchange_name, fee_type, version_id]);
-    const version = versions.get(key) ?? { exchange_name, fee_type, version_id, records: 0 };
-    version.records++;
-    versions.set(key, version);
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly now: () => number,
+  ) {
+    this.lastCommit = now();
   }
-  return [...versions.values()].sort(compareVersions);
-}
 
-/** By exchange, fee type and version_id, as the code units compare: SQL's ORDER BY of the full walk's. */
-function compareVersions(a: NewVersion, b: NewVersion): number {
-  return ascending(a.exchange_name, b.exchange_name) || ascending(a.fee_type, b.fee_type) || ascending(a.version_id, b.version_id);
+  /** A page's records to stage; commits those buffered when a commit is due, noting `nextPage` (a full walk's). */
+  async addPage(records: readonly StoredRecord[], nextPage?: number): Promise<void> {
+    for (const record of records) this.buffered.push(record);
+    this.pages++;
+    if (this.pages >= COMMIT_EVERY_PAGES || this.now() - this.lastCommit >= COMMIT_EVERY_MS) await this.commit(nextPage);
+  }
+
+  /** Commits what is buffered, and waits for every commit. */
+  async flush(nextPage?: number): Promise<void> {
+    if (this.pages > 0) await this.commit(nextPage);
+    await this.committing;
+  }
+
+  /** After a failure or Ctrl-C: what arrived is committed if it can be (the next sync carries on from it). */
+  async keep(nextPage: number): Promise<void> {
+    if (this.pages > 0) await this.commit(nextPage).catch(() => {});
+  }
+
+  /** Leaves no commit running, whatever became of it: the walk's own error, if any, is what is said. */
+  async settle(): Promise<void> {
+    await this.committing.catch(() => {});
+  }
+
+  private async commit(nextPage: number | undefined): Promise<void> {
+    await this.committing;
+    const records = this.buffered;
+    this.buffered = [];
+    this.pages = 0;
+    this.lastCommit = this.now();
+    this.committing = this.mirror.transaction(async () => {
+      await this.mirror.append('mkt_walk_results', records);
+      if (nextPage !== undefined) await this.mirror.run('UPDATE mkt_walk SET next_page = $1', [nextPage]);
+    });
+    this.committing.catch(() => {}); // awaited by the next commit
+  }
 }
 
 /**
- * Every page, oldest first, into mkt_walk_results, carrying on from a walk a previous sync left
- * unfinished. Oldest first, so that records added during the walk land on its last pages rather
- * than shift the ones still to come. The staged records must add up to the service's total.
+ * Every page, into mkt_walk_results, until a walk finds the service as it left it (walkOnce),
+ * at most MAX_WALKS times: a walk that the service changed under is begun again, from the state
+ * it ended on. A walk a previous sync left unfinished is carried on when it noted where it began.
  */
-async function walkEverything(
-  mirror: Mirror,
-  host: string,
-  query: ResultsQuery,
-  fetchPage: (query: ResultsQuery) => Promise<FeeScheduleResultsPage>,
-  identity: MirrorIdentity,
-  pending: Awaited<ReturnType<Mirror['pendingWalk']>>,
-  request: SyncRequest,
-): Promise<Outcome> {
+async function walkEverything(walker: Walker, pending: PendingWalk | undefined, service: ServiceState | undefined): Promise<Outcome> {
+  const { mirror, identity } = walker;
+  let resume = pending?.start && sameIdentity(pending, identity) && pending.pageSize === SYNC_PAGE_SIZE ? { nextPage: pending.nextPage, start: pending.start } : undefined;
+  let start = service;
+  for (let walk = 1; ; walk++) {
+    const walked = await walkOnce(walker, resume, start);
+    if (walked.total !== undefined) return countChanges(mirror, walked.total);
+    if (walk === MAX_WALKS) {
+      await mirror.transaction(() => discardWalk(mirror));
+      throw new MktError(`the results changed during the sync, under each of its ${MAX_WALKS} walks`, {
+        hint: 'Run `mkt sync` again: the mirror is as it was before this sync.',
+      });
+    }
+    resume = undefined;
+    start = walked.end;
+  }
+}
+
+/**
+ * One walk of every page, oldest first, into mkt_walk_results: records added during the walk
+ * land on its last pages rather than shift the ones still to come. Whether the mirror may take
+ * what it staged is told by the service's newest page before the walk (`start`, answered before
+ * the walk's first page is asked for) and after it. The same count and newest record: nothing
+ * was withdrawn in between, since only records added, which come newest, make up for a
+ * withdrawal in the count, and they would be the newest. A greater count: records were only
+ * added if the start's newest still has exactly as many records before it, newest first, as the
+ * count grew by, and the newest now is staged. A page whose count falls below the start's ends
+ * the walk at once. Any other change returns no total, and the service as the walk left it, for
+ * the next walk to start from.
+ */
+async function walkOnce(walker: Walker, resume: { nextPage: number; start: ServiceState } | undefined, service: ServiceState | undefined): Promise<{ total?: number; end?: ServiceState }> {
+  const { mirror, host, fetchPage, identity, request } = walker;
+  /** The record at a place counted from the newest, on a page of one. */
+  const newestQuery = (place: number): ResultsQuery => ({ ...newestPageQuery(request.filters), page_size: 1, page_number: place });
+  const pageQuery = (pageNumber: number): ResultsQuery => ({
+    ...request.filters,
+    page_size: SYNC_PAGE_SIZE,
+    order_by: 'created_on',
+    order_dir: 'asc',
+    page_number: pageNumber,
+  });
   let firstPage = 0;
   let staged: IdSet;
-  if (pending && sameIdentity(pending, identity) && pending.pageSize === SYNC_PAGE_SIZE) {
-    firstPage = pending.nextPage;
+  let start: ServiceState;
+  if (resume) {
+    ({ nextPage: firstPage, start } = resume);
     staged = await mirror.ids('mkt_walk_results');
   } else {
+    start = service ?? serviceStateOf(await fetchPage(newestQuery(0)));
     await mirror.transaction(async () => {
       await discardWalk(mirror);
-      await mirror.run('INSERT INTO mkt_walk VALUES ($1, $2, $3, 0, now())', [identity.service, identity.filters, SYNC_PAGE_SIZE]);
+      await mirror.run('INSERT INTO mkt_walk (service, filters, page_size, next_page, started_at, total_records, newest_id) VALUES ($1, $2, $3, 0, now(), $4, $5)', [
+        identity.service,
+        identity.filters,
+        SYNC_PAGE_SIZE,
+        start.total,
+        start.newest ?? null,
+      ]);
     });
     staged = new IdSet();
   }
-  const pageQuery = (pageNumber: number): ResultsQuery => ({ ...query, order_by: 'created_on', order_dir: 'asc', page_number: pageNumber });
 
   const first = await fetchPage(pageQuery(firstPage));
   let lastPage = Math.max(firstPage, first.total_pages - 1);
-  let total = first.total_records;
+  const guard = new RepeatGuard(lastPage);
   const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>([[firstPage, Promise.resolve(first)]]);
   let nextToRequest = firstPage + 1;
-  let buffered: StoredRecord[] = [];
-  let pagesBuffered = 0;
-  /** The page after the last whose records are all in `buffered` or committed. */
+  const staging = new Staging(mirror, request.now);
+  /** The page after the last whose records are all staged or buffered. */
   let walkedTo = firstPage;
-  let lastCommit = request.now();
-  /** The commit under way, while the walk reads on. At most one: the next awaits it, and fails with it. */
-  let committing: Promise<void> = Promise.resolve();
-  const commit = async (nextPage: number): Promise<void> => {
-    await committing;
-    const records = buffered;
-    buffered = [];
-    pagesBuffered = 0;
-    lastCommit = request.now();
-    committing = mirror.transaction(async () => {
-      await mirror.append('mkt_walk_results', records);
-      await mirror.run('UPDATE mkt_walk SET next_page = $1', [nextPage]);
-    });
-    committing.catch(() => {}); // awaited by the next commit
-  };
   try {
     for (let pageNumber = firstPage; pageNumber <= lastPage; pageNumber++) {
       while (nextToRequest <= lastPage && inFlight.size < PAGES_AHEAD) {
@@ -262,31 +338,39 @@ async function walkEverything(
       }
       const page = await (inFlight.get(pageNumber) as Promise<FeeScheduleResultsPage>);
       inFlight.delete(pageNumber);
-      total = page.total_records;
+      // Records withdrawn since the walk began: those after them have moved to pages already read.
+      if (page.total_records < start.total) return {};
       // Records added during the walk make more pages: they are walked too.
       lastPage = Math.max(lastPage, page.total_pages - 1);
-      const records = page.data.map((record) => toStoredRecord(record, host));
-      for (const record of records) if (staged.add(record.values[0] as string)) buffered.push(record);
+      const fresh = page.data.map((record) => toStoredRecord(record, host)).filter((record) => staged.add(record.values[0] as string));
+      guard.afterPage(pageNumber, page.data.length, fresh.length);
       request.onPage?.({ page: pageNumber + 1, totalPages: lastPage + 1, records: staged.size });
-      pagesBuffered++;
       walkedTo = pageNumber + 1;
-      if (pagesBuffered >= COMMIT_EVERY_PAGES || request.now() - lastCommit >= COMMIT_EVERY_MS) await commit(walkedTo);
+      await staging.addPage(fresh, walkedTo);
     }
+    await staging.flush(lastPage + 1);
   } catch (error) {
     // What arrived before a failure or Ctrl-C is kept: the next sync carries on from it.
-    if (pagesBuffered > 0) await commit(walkedTo).catch(() => {});
-    await committing.catch(() => {});
+    await staging.keep(walkedTo);
     throw error;
+  } finally {
+    await staging.settle();
   }
-  await commit(lastPage + 1);
-  await committing;
-  if (staged.size !== total) {
+
+  const end = serviceStateOf(await fetchPage(newestQuery(0)));
+  const unchanged = end.total === start.total && end.newest === start.newest;
+  if (unchanged && staged.size !== end.total) {
     await mirror.transaction(() => discardWalk(mirror));
-    throw new MktError(`the results changed during the sync: ${staged.size} records read, but the service now reports ${total}`, {
+    throw new MktError(`the service's pages held ${staged.size} distinct records, but it reports ${end.total}`, {
       hint: 'Run `mkt sync` again: the mirror is as it was before this sync.',
     });
   }
-  return countChanges(mirror, total);
+  const onlyAdded = async () =>
+    end.total > start.total
+    && (end.newest === undefined || staged.has(end.newest))
+    && (start.total === 0 || (await fetchPage(newestQuery(end.total - start.total))).data[0]?.id === start.newest);
+  if (staged.size === end.total && (unchanged || (await onlyAdded()))) return { total: end.total };
+  return { end };
 }
 
 /** Forgets an unfinished walk: its staging tables are made anew, empty. Within a transaction. */
@@ -297,19 +381,24 @@ async function discardWalk(mirror: Mirror): Promise<void> {
   await mirror.run(CREATE_SCHEMA);
 }
 
-/** What replacing the mirror's results with the staged ones changes. */
-async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
+/** The versions of the staged records the mirror does not hold, by exchange, fee type and version. */
+async function stagedVersions(mirror: Mirror): Promise<NewVersion[]> {
   const versions = await mirror.rows(
     `SELECT w.exchange_name, w.fee_type, w.version_id, count(*)::INTEGER AS records
      FROM mkt_walk_results w ANTI JOIN results r ON r.id = w.id
      GROUP BY ALL ORDER BY ALL`,
   );
-  const newVersions = versions.map((row) => ({
+  return versions.map((row) => ({
     exchange_name: row.exchange_name as string,
     fee_type: row.fee_type as string,
     version_id: row.version_id as string,
     records: row.records as number,
   }));
+}
+
+/** What replacing the mirror's results with the staged ones changes. */
+async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
+  const newVersions = await stagedVersions(mirror);
   const [removed] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id');
   const [changed] = await mirror.rows(
     `SELECT count(*)::INTEGER AS n FROM (
@@ -326,16 +415,18 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
 }
 
 /**
- * New records, oldest first, join the mirror's. They stay stored in order (schema.ts) when the
- * mirror's were and theirs follow on: a record older than the mirror's newest (which the counts
- * allow when another was withdrawn) or ids that DuckDB orders otherwise than JavaScript do not.
- * Within a transaction.
+ * The staged new records join the mirror's, oldest first. They stay stored in order (schema.ts)
+ * when the mirror's were and theirs follow on, which a record older than the mirror's newest
+ * (which the counts allow when another was withdrawn) does not. Within a transaction.
  */
-async function appendResults(mirror: Mirror, records: readonly StoredRecord[], total: number): Promise<void> {
+async function appendResults(mirror: Mirror, newRecords: number, total: number): Promise<void> {
   // Nothing appended leaves the order, and the note of it, as they were.
-  if (records.length === 0) return;
-  const before = total - records.length;
-  await mirror.append('results', records);
+  if (newRecords === 0) return;
+  const before = total - newRecords;
+  await mirror.run('INSERT INTO results SELECT * FROM mkt_walk_results ORDER BY created_on, id');
+  await mirror.run('INSERT INTO mkt_timestamp_text SELECT * FROM mkt_walk_timestamp_text');
+  await mirror.run('DELETE FROM mkt_walk_results');
+  await mirror.run('DELETE FROM mkt_walk_timestamp_text');
   const inOrder = mirror.resultsInOrder === before && (await mirror.storedInOrderFrom(Math.max(before - 1, 0)));
   await mirror.run('UPDATE mkt_mirror SET results_in_order = $1', [inOrder ? total : null]);
 }

@@ -246,6 +246,35 @@ describe('consistency of a walk', () => {
     expect(run.stderr).toContain('mkt: total_records changed from 4 to 5 during the walk (page 1)\n');
   });
 
+  it('stops a walk that repeats one record under a count of 2⁵³ − 1, even with --allow-drift, after 10 pages with nothing new', async () => {
+    const total = 2 ** 53 - 1;
+    const server = await recorder((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page_number'));
+      sendJson(response, 200, { ...emptyResultsPage(100, page), data: [{ id: 'a' }], total_records: total, total_pages: Math.ceil(total / 100) });
+    });
+    const run = await runInProcess(['results', '--all', '--allow-drift', '-f', 'ndjson'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '{"id":"a"}\n',
+      stderr: 'mkt: the service keeps sending the same records: 10 pages in a row held none it had not sent before (page 10)\n',
+    });
+    // The pages asked for ahead of the one that stopped it, and no more.
+    expect(server.requests.length).toBeLessThanOrEqual(15);
+  });
+
+  it('stops at the first id longer than 256 characters, one line and exit 1, where ids of 1 MB grew a walk without bound', async () => {
+    const server = await recorder((request, response) => {
+      const page = Number(new URL(request.url, 'http://x').searchParams.get('page_number'));
+      sendJson(response, 200, { ...emptyResultsPage(1, page), data: [{ id: `${page}`.padEnd(2 ** 20, 'x') }], total_records: 80, total_pages: 80 });
+    });
+    const run = await runInProcess(['results', '--all', '--page-size', '1', '-f', 'ndjson'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY } });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `mkt: ${new URL(server.url).host} sent a malformed answer: data[0].id is 1048576 characters long, more than 256\n`,
+    });
+  });
+
   it('accepts drift with a warning under --allow-drift, keeping each record once', async () => {
     const server = await pagesOf([[{ id: 'a' }, { id: 'b' }], [{ id: 'b' }, { id: 'c' }]], [4]);
     const run = await runInProcess(['results', '--all', '--page-size', '2', '--allow-drift', '-f', 'json'], {

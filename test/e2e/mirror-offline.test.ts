@@ -128,8 +128,8 @@ describe('mkt results --offline', () => {
   });
 
   it('reads every record in created_on order by place only while the sync keeps them stored so, whatever the service\'s order', async () => {
-    // The service's order is not the mirror's: the sync sorts a walk's records, and finds that ids
-    // new at an incremental sync are ordered otherwise by DuckDB (UTF-8 bytes) than by JavaScript.
+    // The service's order is not the mirror's: the sync sorts a walk's records, stores new ones in
+    // DuckDB's order (UTF-8 bytes, not JavaScript's code units), and finds a new one older than the newest.
     let records = [
       record('b', '2024-01-02T00:00:00Z', '2024-01-02T00:00:00.000000'),
       record('c', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000000'),
@@ -156,9 +156,12 @@ describe('mkt results --offline', () => {
     records = [...records, record('e\u{1F600}', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000'), record('e\uFF5E', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000')];
     const incremental = await runInProcess(['sync', '-f', 'json'], placedEnv);
     expect(JSON.parse(incremental.stdout)).toMatchObject({ new_records: 2, full_walk: false });
+    await expectOffline('6');
+    records = [...records, record('f', '2024-01-02T12:00:00Z', '2024-01-02T12:00:00.000000')];
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 1, full_walk: false });
     await expectOffline('');
     expect((await runInProcess(['sync', '--full-refresh'], placedEnv)).code).toBe(0);
-    await expectOffline('6');
+    await expectOffline('7');
 
     // A record added by hand, oldest of all, is read in its place: the count is no longer the sync's.
     const duck = await openDuckDB();
@@ -174,7 +177,7 @@ describe('mkt results --offline', () => {
     const sorted = await runInProcess(['results', '--offline', '--all', '-f', 'csv', '--columns', 'id'], placedEnv);
     expect(sorted).toMatchObject({ code: 0, stdout: all.stdout });
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ removed_records: 1, full_walk: true });
-    await expectOffline('6');
+    await expectOffline('7');
   });
 });
 

@@ -3,7 +3,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeF
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -22,19 +22,25 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** A first sync of the sandbox's records through a relay, killed (SIGKILL) once it has committed. */
+async function killedFirstSync(sandbox: RunningSandbox) {
+  const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
+  const counted = await relay(sandbox.url);
+  const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
+  const killed = spawnMkt(['sync'], { env });
+  // A walk commits every 100 pages, or every 2 s when pages come slowly (a loaded machine),
+  // and a commit runs while the walk reads on: by 200 pages asked, one has finished.
+  await until(() => counted.requests.length >= 200);
+  killed.child.kill('SIGKILL');
+  expect((await killed.result).signal).toBe('SIGKILL');
+  return { mirror, counted, env };
+}
+
 describe('a mirror across processes', () => {
   it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
     const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
     try {
-      const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
-      const counted = await relay(sandbox.url);
-      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
-      const killed = spawnMkt(['sync'], { env });
-      // A walk commits every 100 pages, or every 2 s when pages come slowly (a loaded machine),
-      // and a commit runs while the walk reads on: by 200 pages asked, one has finished.
-      await until(() => counted.requests.length >= 200);
-      killed.child.kill('SIGKILL');
-      expect((await killed.result).signal).toBe('SIGKILL');
+      const { mirror, counted, env } = await killedFirstSync(sandbox);
 
       const duck = await openDuckDB();
       await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
@@ -47,10 +53,12 @@ describe('a mirror across processes', () => {
       const before = counted.requests.length;
       const resumed = await runMkt(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 30_000, total_records: 30_000, full_walk: true, requests: 300 - committed });
+      // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 30_000, total_records: 30_000, full_walk: true, requests: 301 - committed });
       // Pages are asked a few at a time: they may arrive in any order.
       const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-      expect(asked).toEqual(Array.from({ length: 300 - committed }, (_, index) => `asc ${committed + index}`));
+      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: 300 - committed }, (_, index) => `asc ${committed + index}`));
+      expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
       const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
       const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
       expect(offline.stdout).toBe(online.stdout);
@@ -59,6 +67,29 @@ describe('a mirror across processes', () => {
       await sandbox.close();
     }
   }, 60_000);
+
+  it('carries on a killed first sync after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
+    try {
+      const { mirror, env } = await killedFirstSync(sandbox);
+      // The service withdraws the version of the walk's first committed record: every later record moves back.
+      const duck = await openDuckDB();
+      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
+      const [first] = await duck.rows('SELECT version_id FROM m.mkt_walk_results LIMIT 1');
+      duck.close();
+      const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${first?.version_id as string}`, { method: 'DELETE' });
+      expect(withdrawn.status).toBe(200);
+
+      const resumed = await runMkt(['sync', '-f', 'json'], { env });
+      expect(resumed.code).toBe(0);
+      const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
+      const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
+      expect(offline.stdout).toBe(online.stdout);
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ total_records: online.stdout.split('\n').length - 1, full_walk: true });
+    } finally {
+      await sandbox.close();
+    }
+  }, 90_000);
 
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
     const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });

@@ -37,6 +37,7 @@ describe('checkResultsPage', () => {
     ['a page_size other than the one asked (a capped size)', { data: ids(50), total_records: 120, page_size: 50, total_pages: 3 }, 0],
     ['one record', { data: ids(1), total_records: 1, total_pages: 1 }, 0],
     ['the largest count', { total_records: 2 ** 53 - 1, page_size: 1, total_pages: 2 ** 53 - 1 }, 0],
+    ['an id of 256 characters', { data: [{ id: 'i'.repeat(256) }], total_records: 1, total_pages: 1 }, 0],
   ])('accepts %s, and returns the body as it is', (_name, fields, page) => {
     const body = envelope(fields);
     expect(checkResultsPage(body, asked(page))).toBe(body);
@@ -50,6 +51,8 @@ describe('checkResultsPage', () => {
     ['no current_page', envelope({ current_page: undefined }), 'current_page is missing'],
     ['a page too many', envelope({ data: ids(100), total_records: 200, total_pages: 3 }), 'total_pages is 3, but 200 records at 100 a page make 2'],
     ['an id that quotes the key', envelope({ data: [{ id: [`\u2028${KEY}`] }], total_records: 1, total_pages: 1 }), 'data[0].id is ["\\u2028***"], not a non-empty string'],
+    ['an id of 257 characters', envelope({ data: [...ids(2), { id: 'i'.repeat(257) }], total_records: 3, total_pages: 1 }), 'data[2].id is 257 characters long, more than 256'],
+    ['an id of 1 MB', envelope({ data: [{ id: 'i'.repeat(2 ** 20) }], total_records: 1, total_pages: 1 }), 'data[0].id is 1048576 characters long, more than 256'],
   ])('refuses %s', (_name, body, what) => {
     const error = refusal(body);
     expect(error).toBeInstanceOf(MalformedResponseError);
