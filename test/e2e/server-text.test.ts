@@ -123,16 +123,17 @@ describe('server values in messages and summaries (issue 35, point 6)', () => {
   });
 
   it('names a record by its id\'s length when the id is too long to quote whole, so that no key is cut in two', async () => {
-    const id = `${'x'.repeat(990)}${ODD_KEY}`;
+    // Longer than a message quotes (128), within what a page may carry (256).
+    const id = `${'x'.repeat(190)}${ODD_KEY}`;
     const server = await serveRecords([record({ id, created_on: 'yesterday' })]);
     const run = await runInProcess(['sync'], { env: server.env });
-    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `mkt: ${server.host} sent a malformed answer: a record whose id is 1009 characters long has a created_on that is not an ISO 8601 timestamp\n` });
+    expect(run).toMatchObject({ code: 1, stdout: '', stderr: `mkt: ${server.host} sent a malformed answer: a record whose id is 209 characters long has a created_on that is not an ISO 8601 timestamp\n` });
   });
 
   it('takes the key out of a name in the sync summary before a long name is cut', async () => {
     const server = await serveRecords([record({ id: 'a', exchange_name: `${'x'.repeat(995)}${ODD_KEY}` })]);
     const run = await runInProcess(['sync'], { env: server.env, now: () => 0 });
-    expect(run.stderr).toBe(`synced ${server.env.MKT_MIRROR}: 1 new record (${'x'.repeat(995)}*** E…) · 1 record in all · 1 request · full walk · 0.0 s\n`);
+    expect(run.stderr).toBe(`synced ${server.env.MKT_MIRROR}: 1 new record (${'x'.repeat(995)}*** E…) · 1 record in all · 3 requests · full walk · 0.0 s\n`);
   });
 
   it('keeps the key in a record id out of diff\'s malformed-answer message', async () => {
@@ -145,7 +146,7 @@ describe('server values in messages and summaries (issue 35, point 6)', () => {
     const server = await serveRecords([record({ id: 'a', exchange_name: HOSTILE, fee_type: `${HOSTILE} ${ODD_KEY}` })]);
     const run = await runInProcess(['sync'], { env: server.env, now: () => 0 });
     expect(run).toMatchObject({ code: 0, stdout: '' });
-    expect(run.stderr).toBe(`synced ${server.env.MKT_MIRROR}: 1 new record (${SHOWN} ${SHOWN} ***) · 1 record in all · 1 request · full walk · 0.0 s\n`);
+    expect(run.stderr).toBe(`synced ${server.env.MKT_MIRROR}: 1 new record (${SHOWN} ${SHOWN} ***) · 1 record in all · 3 requests · full walk · 0.0 s\n`);
   });
 
   it('prints version ids in the diff summary, and in its note of a single version, as one visible line', async () => {
