@@ -37,7 +37,7 @@ export async function runSql(context: Context, request: { query: string; mirror?
   const names = result.deduplicatedColumnNames();
   const readers = result.columnTypes().map(readerOf);
   const columns: Column[] = names.map((name, index) => ({ name, kind: readers[index]!.kind, nullable: true }));
-  const written = await writeDataset({ shape: 'list', batches: recordsOf(result, names, readers), columns, select: context.globals.columns }, output);
+  const written = await writeDataset({ shape: 'list', batches: recordsOf(mirror, result, names, readers), columns, select: context.globals.columns }, output);
   // An empty table draws nothing: said on a terminal, as psql says `(0 rows)`, of a query (not of SET, say).
   const query = result.statementType === loadDuckDB().StatementType.SELECT;
   if (written.records === 0 && query && context.deps.stderr.isTTY === true && context.globals.quiet !== true) {
@@ -53,8 +53,8 @@ function holdsNoStatement(query: string): boolean {
   return !/[^\s;]/.test(query.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ''));
 }
 
-async function* recordsOf(result: DuckDBResult, names: readonly string[], readers: readonly ColumnReader[]): AsyncGenerator<Record<string, unknown>[]> {
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+async function* recordsOf(mirror: Mirror, result: DuckDBResult, names: readonly string[], readers: readonly ColumnReader[]): AsyncGenerator<Record<string, unknown>[]> {
+  for (let chunk = await mirror.nextChunk(result); chunk && chunk.rowCount > 0; chunk = await mirror.nextChunk(result)) {
     const columns = readers.map((reader, index) => reader.read(chunk.getColumnValues(index)));
     const records: Record<string, unknown>[] = [];
     for (let row = 0; row < chunk.rowCount; row++) {

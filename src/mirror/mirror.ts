@@ -1,6 +1,6 @@
 import { mkdirSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBAppender, DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
@@ -107,9 +107,7 @@ export class Mirror {
       await mirror.readHeader();
     } catch (error) {
       // What failed is what is said, not the close after it.
-      try {
-        mirror.close();
-      } catch {}
+      await mirror.close().catch(() => {});
       throw error;
     }
     return mirror;
@@ -119,12 +117,12 @@ export class Mirror {
   private recorded: MirrorIdentity | undefined;
   private recordedInOrder: number | undefined;
 
-  /** Closes the file (once): DuckDB writes its log into it, and the lock is let go. */
-  close(): void {
+  /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.file.close();
+      await this.file.close();
     } catch (error) {
       throw this.failure(error);
     }
@@ -259,7 +257,12 @@ export class Mirror {
    */
   answer(sql: string): Promise<DuckDBResult> {
     this.throwIfAborted();
-    return this.file.api().run(sql);
+    return this.file.withApi((connection) => connection.run(sql));
+  }
+
+  /** The next chunk of an answer, as the close waits for: none at its end. */
+  nextChunk(answer: DuckDBResult): Promise<DuckDBDataChunk | null> {
+    return this.file.withApi(() => answer.fetchChunk());
   }
 
   /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept; or why it was interrupted. */

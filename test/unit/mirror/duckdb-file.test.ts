@@ -64,6 +64,15 @@ describe('DuckDBFile', () => {
     await expect(file.rows('SELEC 1')).rejects.toThrow(/^Parser Error: syntax error at or near "SELEC"/);
   });
 
+  it('closes once a query still running has been interrupted and has ended, and refuses a call begun after', async () => {
+    const closing = await DuckDBFile.open(':memory:', { readOnly: false });
+    const running = closing.column('SELECT count(*)::BIGINT FROM range(1000000000) a, range(1000) b');
+    const closed = closing.close();
+    await expect(running).rejects.toThrow(/INTERRUPT/);
+    await closed;
+    await expect(closing.rows('SELECT 1 AS one')).rejects.toThrow('the mirror was closed');
+  });
+
   it('refuses to read a type it does not know, rather than misread it', async () => {
     await expect(file.rows('SELECT 1.5::DOUBLE AS d')).rejects.toThrow('mkt reads no DuckDB column of type DOUBLE');
   });
@@ -76,7 +85,7 @@ describe('DuckDBFile read through a DuckDB started ahead', () => {
     const path = join(tempDir('mkt-duckdb-'), "it's.duckdb");
     const writer = await DuckDBFile.open(path, { readOnly: false });
     await writer.run("CREATE TABLE t (a VARCHAR); INSERT INTO t VALUES ('x'); CREATE VIEW v AS SELECT a || a AS aa FROM t");
-    writer.close();
+    await writer.close();
     return path;
   }
 
@@ -91,8 +100,8 @@ describe('DuckDBFile read through a DuckDB started ahead', () => {
       expect(await opened.rows('SELECT current_database() AS db')).toEqual([{ db: "it's" }]);
       await expect(attached.run("INSERT INTO t VALUES ('y')")).rejects.toThrow(/read-only/);
     } finally {
-      attached.close();
-      opened.close();
+      await attached.close();
+      await opened.close();
     }
   });
 
