@@ -1,9 +1,10 @@
-import { mkdirSync, type Stats, statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
+import { makeDirectory } from '../config/store.js';
 import { MktError, UsageError } from '../errors.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
 import type { StoredRecord } from './rows.js';
@@ -71,9 +72,15 @@ export class Mirror {
     if (!options.write && stats === undefined) {
       throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
     }
+    // DuckDB reads the log beside the file when there is one, and would wait as long on a named pipe
+    // there. A device it reads or writes, and meets its errors (a link to /dev/full: a full disk).
+    const log = statOrUndefined(`${path}.wal`);
+    if (log && !log.isFile() && !log.isCharacterDevice() && !log.isBlockDevice()) {
+      throw new UsageError(`${path}.wal is ${notAFile(log)}, not the log of a mirror`, { hint: `Remove ${path}.wal, or name another mirror with --mirror.` });
+    }
     if (options.write) {
       try {
-        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        makeDirectory(dirname(path));
       } catch (error) {
         throw new MktError(`cannot make the directory of ${path}: ${(error as NodeJS.ErrnoException).code ?? duckdbMessage(error)}`, {
           hint: 'Name a mirror you can write with --mirror or MKT_MIRROR.',
