@@ -1,6 +1,6 @@
 import { type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult, StatementType } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
@@ -43,7 +43,8 @@ const CHECKPOINT_THRESHOLD = '1GB';
 
 /** A DuckDB error in one line: its first, without DuckDB's hint lines. */
 export function duckdbMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // What @duckdb/node-api puts before the error of a query it splits into statements.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^Failed to extract statements: /, '');
   return message.split('\n')[0] ?? message;
 }
 
@@ -262,14 +263,42 @@ export class Mirror {
    * written: a streamed answer that fails part way ends as if it were complete, since
    * @duckdb/node-bindings' fetch_chunk does not read DuckDB's error (duckdb_result_error).
    */
-  answer(sql: string): Promise<DuckDBResult> {
+  answer(sql: string, checkStatement: (type: StatementType) => void): Promise<DuckDBResult> {
     this.throwIfAborted();
-    return this.file.withApi((connection) => connection.run(sql));
+    return this.file.withApi(async (connection) => {
+      const statements = await connection.extractStatements(sql);
+      let result: DuckDBResult | undefined;
+      // Each statement is prepared once those before it have run: the later may use what they made.
+      for (let index = 0; index < statements.count; index++) {
+        const statement = await statements.prepare(index);
+        try {
+          checkStatement(statement.statementType);
+          result = await statement.run();
+        } finally {
+          statement.destroySync();
+        }
+      }
+      if (!result) throw new Error('the query holds no SQL statement');
+      return result;
+    });
   }
 
   /** The next chunk of an answer, as the close waits for: none at its end. */
   nextChunk(answer: DuckDBResult): Promise<DuckDBDataChunk | null> {
     return this.file.withApi(() => answer.fetchChunk());
+  }
+
+  /**
+   * Keeps the connection's queries to the mirror (`mkt sql`): no other file read or written,
+   * nothing from the network, no extension installed or loaded, and DuckDB's settings locked, so
+   * that none of that is turned back on and no log is written (log_query_path, which DuckDB lets
+   * write even the mirror's own files). COPY and EXPORT, which DuckDB still lets write the
+   * mirror's own files, are the caller's to refuse (answer's checkStatement).
+   */
+  confine(): Promise<void> {
+    return this.run(
+      'SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; SET enable_external_access = false; SET lock_configuration = true',
+    );
   }
 
   /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept; or why it was interrupted. */
