@@ -78,6 +78,16 @@ describe('mkt results --offline', () => {
     }
   });
 
+  it('refuses a mirror of another service, exit 2, as sync and diff do', async () => {
+    const other = 'http://127.0.0.1:9/elsewhere';
+    const run = await runInProcess(['results', '--offline'], { env: { ...env().env, MKT_BASE_URL: other } });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `mkt: the mirror cannot answer this: it holds results of ${sandbox.current.url}, not ${other}\nName the mirror of ${other} with --mirror or MKT_MIRROR, or drop --offline to ask the service.\n`,
+    });
+  });
+
   it('says when there is no mirror, and what to do, after a mistake in the command itself', async () => {
     const none = join(tempDir('mkt-none-'), 'none.duckdb');
     const run = await runInProcess(['results', '--offline', '--mirror', none], env());
