@@ -376,12 +376,21 @@ export class Mirror {
     }
   }
 
-  /** A DuckDB file with tables of its own is someone else's database: a sync adds nothing to it. */
+  /**
+   * A DuckDB file with tables is a mirror only when each is one of a mirror's (results,
+   * results_with_values, mkt_*) and mkt_mirror has a mirror's columns: anything else is someone
+   * else's database, and a sync changes nothing in it (nothing has been written when this runs).
+   */
   private async checkNotAnotherDatabase(): Promise<void> {
     const [row] = await this.rows(
-      "SELECT count(*)::INTEGER AS tables, count(*) FILTER (table_name = 'mkt_mirror')::INTEGER AS ours FROM information_schema.tables WHERE table_catalog = current_database()",
+      `SELECT count(*)::INTEGER AS tables,
+         count(*) FILTER (table_schema <> 'main' OR NOT (table_name IN ('results', 'results_with_values') OR starts_with(table_name, 'mkt_')))::INTEGER AS foreign_tables,
+         (SELECT count(*)::INTEGER FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main'
+            AND table_name = 'mkt_mirror' AND column_name IN ('layout', 'service', 'filters', 'created_at')) AS header_columns
+       FROM information_schema.tables WHERE table_catalog = current_database()`,
     );
-    if (Number(row?.tables ?? 0) > 0 && Number(row?.ours ?? 0) === 0) throw this.notAMirror();
+    const tables = Number(row?.tables ?? 0);
+    if (tables > 0 && (Number(row?.foreign_tables ?? 0) > 0 || Number(row?.header_columns ?? 0) !== 4)) throw this.notAMirror();
   }
 
   private notAMirror(): MktError {

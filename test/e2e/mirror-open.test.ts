@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { type MktRun, spawnMkt } from '../helpers/run-mkt.js';
@@ -31,7 +33,41 @@ async function runOrKill(args: readonly string[], extraEnv: Record<string, strin
   return { ...run, killedAsHung };
 }
 
+/** A DuckDB file made by someone else, with these statements. */
+async function foreignDatabase(name: string, sql: string): Promise<string> {
+  const path = join(tempDir('mkt-foreign-'), name);
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  await connection.run(sql);
+  connection.closeSync();
+  instance.closeSync();
+  return path;
+}
+
 describe('opening a mirror', () => {
+  it('refuses a DuckDB database that is not a mirror, one with a table named mkt_mirror too, and leaves its bytes and time alone', async () => {
+    const foreign = [
+      await foreignDatabase('sales.duckdb', 'CREATE TABLE sales (amount INTEGER); INSERT INTO sales VALUES (1)'),
+      await foreignDatabase('named-alike.duckdb', 'CREATE TABLE mkt_mirror (x INTEGER); INSERT INTO mkt_mirror VALUES (1)'),
+      await foreignDatabase(
+        'schema-alike.duckdb',
+        'CREATE TABLE mkt_mirror (layout INTEGER, service VARCHAR, filters VARCHAR, created_at TIMESTAMPTZ); CREATE SCHEMA s; CREATE TABLE s.t (a INTEGER)',
+      ),
+    ];
+    for (const path of foreign) {
+      const before = { bytes: readFileSync(path), mtimeMs: statSync(path).mtimeMs };
+      const run = await runInProcess(['sync', '--mirror', path], { env: env() });
+      expect({ path, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        path,
+        code: 1,
+        stdout: '',
+        stderr: `mkt: ${path} is a DuckDB database, but not a mirror of mkt\nName a mirror with --mirror, or a new file for \`mkt sync\` to make one.\n`,
+      });
+      expect({ bytes: readFileSync(path), mtimeMs: statSync(path).mtimeMs, log: existsSync(`${path}.wal`) }).toEqual({ ...before, log: false });
+    }
+  });
+
+
   it('fails at once, exit 1, for a mirror or a data directory under /proc, where making the directory spun for ever', async () => {
     const runs = [
       await runOrKill(['sync', '--mirror', '/proc/mkt/m.duckdb']),
