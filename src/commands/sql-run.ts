@@ -27,13 +27,20 @@ export async function runSql(context: Context, request: { query: string; mirror?
   const mirror = await Mirror.open(path, { write: false, signal: context.signal });
   context.defer(() => mirror.close());
   await mirror.confine();
+  const refuse = refuseWritingFiles(request.query);
+  const { StatementType } = loadDuckDB();
+  let running: StatementType | undefined;
   let result: DuckDBResult;
   try {
     // Several statements run in turn, and the last one's answer is written, as with `psql -c`.
-    result = await mirror.answer(request.query, refuseWritingFiles(request.query));
+    result = await mirror.answer(request.query, (type) => {
+      refuse(type);
+      running = type;
+    });
   } catch (error) {
     if (error instanceof MktError) throw error;
-    if (isFileFailure(error) || context.signal.aborted) throw mirror.failure(error);
+    // An ATTACH fails on the file it names, not on the mirror.
+    if ((isFileFailure(error) && running !== StatementType.ATTACH) || context.signal.aborted) throw mirror.failure(error);
     throw new UsageError(duckdbMessage(error), {
       hint: `The query reads ${path} alone, read-only: tables results, results_with_values and mkt_*; -o writes the answer (docs/mirror.md).`,
     });
@@ -59,9 +66,16 @@ export async function runSql(context: Context, request: { query: string; mirror?
 function refuseWritingFiles(query: string): (type: StatementType) => void {
   const { StatementType } = loadDuckDB();
   const refused = new Set([StatementType.COPY, StatementType.COPY_DATABASE, StatementType.EXPORT, StatementType.PREPARE]);
-  const writingWords = /\bEXPLAIN\s+ANALY[SZ]E\b|\benable_logging\b/i.exec(query);
+  const explainAnalyze = /\bEXPLAIN\s+ANALY[SZ]E\b/i.test(query);
+  const fileLogging = /\benable_logging\b/i.test(query);
   return (type) => {
-    const what = refused.has(type) ? StatementType[type] : writingWords?.[0].replace(/\s+/, ' ');
+    const what = refused.has(type)
+      ? StatementType[type]
+      : type === StatementType.EXPLAIN && explainAnalyze
+        ? 'EXPLAIN ANALYZE'
+        : fileLogging
+          ? 'enable_logging'
+          : undefined;
     if (what) throw new UsageError(`mkt sql writes no file: ${what} is refused`, { hint: '-o writes the answer in any --format.' });
   };
 }

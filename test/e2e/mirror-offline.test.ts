@@ -298,6 +298,8 @@ describe('mkt sql', () => {
       [`COPY (SELECT 1) TO '${elsewhere}.out' (FORMAT csv)`, refused(`${elsewhere}.out`)],
       [`EXPORT DATABASE '${mirror}.export'`, refused(`${mirror}.export/mkt_amounts.csv`)],
       [`ATTACH '${elsewhere}.duckdb' AS other`, refused(`${elsewhere}.duckdb`)],
+      // In DuckDB's own directory for the mirror, which it lets be written: the file's failure, not the mirror's.
+      [`ATTACH '${mirror}.tmp/missing/other.duckdb' AS other (READ_WRITE)`, `mkt: IO Error: Cannot open file "${mirror}.tmp/missing/other.duckdb": No such file or directory`],
       [`SELECT * FROM read_csv('${elsewhere}')`, refused(elsewhere)],
       ["SELECT * FROM read_csv('https://data.example.invalid/fees.csv')", refused('https://data.example.invalid/fees.csv')],
       ['INSTALL httpfs', /^mkt: Permission Error: Cannot access directory "[^"]+\/\.duckdb\/extensions\/[^"]+" - file system operations are disabled by configuration$/],
