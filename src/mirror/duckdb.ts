@@ -79,9 +79,17 @@ export function startDuckDB(): void {
   } catch {
     return;
   }
-  const database = bindings.open(':memory:', bindings.create_config());
+  const database = bindings.open(':memory:', configOf(bindings));
   database.catch(() => {});
   started = { bindings, database };
+}
+
+/** How every DuckDB of mkt starts: it installs and loads no extension on its own, which would fetch it from the network into ~/.duckdb. */
+function configOf(bindings: Bindings): DuckDBBindings.Config {
+  const config = bindings.create_config();
+  bindings.set_config(config, 'autoinstall_known_extensions', 'false');
+  bindings.set_config(config, 'autoload_known_extensions', 'false');
+  return config;
 }
 
 /** The DuckDB startDuckDB began, for the first file read: later ones start their own. */
@@ -123,7 +131,7 @@ export class DuckDBFile {
     const bindings = installed(nativeBindings);
     // A file written is appended to, which needs @duckdb/node-api: without it, nothing is begun.
     if (!options.readOnly) installed(() => require.resolve(API_BUNDLE));
-    const config = bindings.create_config();
+    const config = configOf(bindings);
     if (options.readOnly) bindings.set_config(config, 'access_mode', 'READ_ONLY');
     return DuckDBFile.connect(bindings, await bindings.open(path, config));
   }

@@ -290,15 +290,14 @@ export class Mirror {
 
   /**
    * Keeps the connection's queries to the mirror (`mkt sql`): no other file read or written,
-   * nothing from the network, no extension installed or loaded, and DuckDB's settings locked, so
-   * that none of that is turned back on and no log is written (log_query_path, which DuckDB lets
-   * write even the mirror's own files). COPY and EXPORT, which DuckDB still lets write the
-   * mirror's own files, are the caller's to refuse (answer's checkStatement).
+   * nothing from the network, no extension loaded (none is installed or loaded on its own:
+   * DuckDBFile), and DuckDB's settings locked, so that none of that is turned back on and no log
+   * is written (log_query_path, which DuckDB lets write even the mirror's own files). COPY and
+   * the like, which DuckDB still lets write the mirror's own files, are the caller's to refuse
+   * (answer's checkStatement).
    */
   confine(): Promise<void> {
-    return this.run(
-      'SET autoinstall_known_extensions = false; SET autoload_known_extensions = false; SET enable_external_access = false; SET lock_configuration = true',
-    );
+    return this.run('SET enable_external_access = false; SET lock_configuration = true');
   }
 
   /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept; or why it was interrupted. */

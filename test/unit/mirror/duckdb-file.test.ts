@@ -73,6 +73,11 @@ describe('DuckDBFile', () => {
     await expect(closing.rows('SELECT 1 AS one')).rejects.toThrow('the mirror was closed');
   });
 
+  it('installs and loads no extension on its own, which would fetch it from the network', async () => {
+    const settings = "SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load";
+    expect(await file.rows(settings)).toEqual([{ install: false, load: false }]);
+  });
+
   it('refuses to read a type it does not know, rather than misread it', async () => {
     await expect(file.rows('SELECT 1.5::DOUBLE AS d')).rejects.toThrow('mkt reads no DuckDB column of type DOUBLE');
   });
@@ -98,6 +103,9 @@ describe('DuckDBFile read through a DuckDB started ahead', () => {
       expect(await attached.rows('SELECT current_database() AS db, a, (SELECT aa FROM v) AS aa FROM t')).toEqual([{ db: 'mirror', a: 'x', aa: 'xx' }]);
       expect((await attached.api().runAndReadAll('SELECT a FROM t')).getRowObjects()).toEqual([{ a: 'x' }]);
       expect(await opened.rows('SELECT current_database() AS db')).toEqual([{ db: "it's" }]);
+      expect(await attached.rows("SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load")).toEqual([
+        { install: false, load: false },
+      ]);
       await expect(attached.run("INSERT INTO t VALUES ('y')")).rejects.toThrow(/read-only/);
     } finally {
       await attached.close();
