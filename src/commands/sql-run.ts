@@ -29,18 +29,18 @@ export async function runSql(context: Context, request: { query: string; mirror?
   await mirror.confine();
   const refuse = refuseWritingFiles(request.query);
   const { StatementType } = loadDuckDB();
-  let running: StatementType | undefined;
+  let statementRunning: StatementType | undefined;
   let result: DuckDBResult;
   try {
     // Several statements run in turn, and the last one's answer is written, as with `psql -c`.
     result = await mirror.answer(request.query, (type) => {
       refuse(type);
-      running = type;
+      statementRunning = type;
     });
   } catch (error) {
     if (error instanceof MktError) throw error;
     // An ATTACH fails on the file it names, not on the mirror.
-    if ((isFileFailure(error) && running !== StatementType.ATTACH) || context.signal.aborted) throw mirror.failure(error);
+    if ((isFileFailure(error) && statementRunning !== StatementType.ATTACH) || context.signal.aborted) throw mirror.failure(error);
     throw new UsageError(duckdbMessage(error), {
       hint: `The query reads ${path} alone, read-only: tables results, results_with_values and mkt_*; -o writes the answer (docs/mirror.md).`,
     });

@@ -116,7 +116,9 @@ export class DuckDBFile {
   private apiConnection: DuckDB.DuckDBConnection | undefined;
   /** Calls running on DuckDB's threads: the connection is closed only once none is. */
   private readonly running = new Set<Promise<unknown>>();
+  /** Set when close begins, and when it has closed the connection. */
   private closing = false;
+  private closed = false;
 
   private constructor(
     private readonly bindings: Bindings,
@@ -205,8 +207,6 @@ export class DuckDBFile {
   interrupt(): void {
     if (!this.closed) this.bindings.interrupt(this.connection);
   }
-
-  private closed = false;
 
   /**
    * Ends the calls still running (pages read ahead of a `| head`, a query at Ctrl-C), waits for
