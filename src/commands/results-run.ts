@@ -1,10 +1,11 @@
 import { fstatSync } from 'node:fs';
 import type { Context } from '../context.js';
+import type { ResolvedSettings } from '../config/resolve.js';
 import type { Format } from '../formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
-import { MktError } from '../errors.js';
+import { MktError, UsageError } from '../errors.js';
 import type { MirrorOpening } from '../mirror/location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
@@ -55,7 +56,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
-  const client = mirror ? await openOffline(request.query, mirror, output.outputPath) : await context.client();
+  const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings) : await context.client();
   const walking = request.all || request.limit !== undefined;
   const showsProgress = walking && deps.stderr.isTTY === true && globals.quiet !== true && dataWaitsForTheWalk(output);
   const progress = await createProgress({
@@ -109,9 +110,9 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
   }
 }
 
-/** The mirror, answering as the service would: a query it cannot answer whole is a usage error. */
-async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined): Promise<ResultsSource> {
-  const { checkNotWritingTheMirror } = await import('../mirror/location.js');
+/** The mirror, answering as the service would: a query it cannot answer whole, or a mirror of another service, is a usage error. */
+async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined, settings: ResolvedSettings): Promise<ResultsSource> {
+  const { checkNotWritingTheMirror, serviceOf } = await import('../mirror/location.js');
   checkNotWritingTheMirror(outputPath, path);
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
     opened,
@@ -120,6 +121,12 @@ async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening,
   ]);
   const identity = mirror.identity;
   if (!identity) throw new MktError(`the mirror ${path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
+  const service = serviceOf(settings);
+  if (identity.service !== service) {
+    throw new UsageError(`the mirror cannot answer this: it holds results of ${identity.service}, not ${service}`, {
+      hint: `Name the mirror of ${service} with --mirror or MKT_MIRROR, or drop --offline to ask the service.`,
+    });
+  }
   checkWithinMirror(mirrorFiltersOf(query), JSON.parse(identity.filters) as MirrorFilters, path);
   return new MirrorResults(mirror);
 }

@@ -1,6 +1,6 @@
-import type { DuckDBResult, DuckDBType, DuckDBValue } from '@duckdb/node-api';
+import type { DuckDBResult, DuckDBType, DuckDBValue, StatementType } from '@duckdb/node-api';
 import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
+import { MktError, UsageError } from '../errors.js';
 import type { Column, ColumnKind } from '../output/exporter.js';
 import { formatTimestampMicros } from '../output/timestamps.js';
 import { writeDataset } from '../output/write.js';
@@ -26,23 +26,58 @@ export async function runSql(context: Context, request: { query: string; mirror?
   checkNotWritingTheMirror(output.outputPath, path);
   const mirror = await Mirror.open(path, { write: false, signal: context.signal });
   context.defer(() => mirror.close());
+  await mirror.confine();
+  const refuse = refuseWritingFiles(request.query);
+  const { StatementType } = loadDuckDB();
+  let statementRunning: StatementType | undefined;
   let result: DuckDBResult;
   try {
     // Several statements run in turn, and the last one's answer is written, as with `psql -c`.
-    result = await mirror.answer(request.query);
+    result = await mirror.answer(request.query, (type) => {
+      refuse(type);
+      statementRunning = type;
+    });
   } catch (error) {
-    if (isFileFailure(error) || context.signal.aborted) throw mirror.failure(error);
-    throw new UsageError(duckdbMessage(error), { hint: `The query runs read-only on ${path}: tables results, results_with_values and mkt_* (docs/mirror.md).` });
+    if (error instanceof MktError) throw error;
+    // An ATTACH fails on the file it names, not on the mirror.
+    if ((isFileFailure(error) && statementRunning !== StatementType.ATTACH) || context.signal.aborted) throw mirror.failure(error);
+    throw new UsageError(duckdbMessage(error), {
+      hint: `The query reads ${path} alone, read-only: tables results, results_with_values and mkt_*; -o writes the answer (docs/mirror.md).`,
+    });
   }
   const names = result.deduplicatedColumnNames();
-  const readers = result.columnTypes().map(readerOf);
+  // JSON has no number for them: written as strings there, as DuckDB's own JSON converter writes those of a list.
+  const nonFiniteAsText = output.format === 'json' || output.format === 'ndjson';
+  const readers = result.columnTypes().map((type) => readerOf(type, nonFiniteAsText));
   const columns: Column[] = names.map((name, index) => ({ name, kind: readers[index]!.kind, nullable: true }));
-  const written = await writeDataset({ shape: 'list', batches: recordsOf(result, names, readers), columns, select: context.globals.columns }, output);
+  const written = await writeDataset({ shape: 'list', batches: recordsOf(mirror, result, names, readers), columns, select: context.globals.columns }, output);
   // An empty table draws nothing: said on a terminal, as psql says `(0 rows)`, of a query (not of SET, say).
   const query = result.statementType === loadDuckDB().StatementType.SELECT;
   if (written.records === 0 && query && context.deps.stderr.isTTY === true && context.globals.quiet !== true) {
     context.log.info('the answer has no rows');
   }
+}
+
+/**
+ * What writes files, which DuckDB lets write the mirror's own even when it lets them write no
+ * other (Mirror.confine): COPY and EXPORT, or a COPY prepared (PREPARE) or run by EXPLAIN
+ * ANALYZE; and file logging (enable_logging), which aborted the process when DuckDB closed.
+ */
+function refuseWritingFiles(query: string): (type: StatementType) => void {
+  const { StatementType } = loadDuckDB();
+  const refused = new Set([StatementType.COPY, StatementType.COPY_DATABASE, StatementType.EXPORT, StatementType.PREPARE]);
+  const explainAnalyze = /\bEXPLAIN\s+ANALY[SZ]E\b/i.test(query);
+  const fileLogging = /\benable_logging\b/i.test(query);
+  return (type) => {
+    const what = refused.has(type)
+      ? StatementType[type]
+      : type === StatementType.EXPLAIN && explainAnalyze
+        ? 'EXPLAIN ANALYZE'
+        : fileLogging
+          ? 'enable_logging'
+          : undefined;
+    if (what) throw new UsageError(`mkt sql writes no file: ${what} is refused`, { hint: '-o writes the answer in any --format.' });
+  };
 }
 
 /**
@@ -53,8 +88,8 @@ function holdsNoStatement(query: string): boolean {
   return !/[^\s;]/.test(query.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ''));
 }
 
-async function* recordsOf(result: DuckDBResult, names: readonly string[], readers: readonly ColumnReader[]): AsyncGenerator<Record<string, unknown>[]> {
-  for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+async function* recordsOf(mirror: Mirror, result: DuckDBResult, names: readonly string[], readers: readonly ColumnReader[]): AsyncGenerator<Record<string, unknown>[]> {
+  for (let chunk = await mirror.nextChunk(result); chunk && chunk.rowCount > 0; chunk = await mirror.nextChunk(result)) {
     const columns = readers.map((reader, index) => reader.read(chunk.getColumnValues(index)));
     const records: Record<string, unknown>[] = [];
     for (let row = 0; row < chunk.rowCount; row++) {
@@ -71,11 +106,12 @@ async function* recordsOf(result: DuckDBResult, names: readonly string[], reader
 const NUMBER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'HUGEINT', 'UHUGEINT', 'FLOAT', 'DOUBLE', 'DECIMAL']);
 
 /**
- * Numbers as numbers (a 64-bit or wider integer, or a DECIMAL, as the nearest double), booleans
- * as booleans, TIMESTAMP and TIMESTAMPTZ as the service spells its timestamps (microseconds
- * kept, Parquet timestamps), and everything else as DuckDB's own JSON form of it.
+ * Numbers as numbers (a 64-bit or wider integer, or a DECIMAL, as the nearest double; Infinity,
+ * -Infinity and NaN as text when `nonFiniteAsText`), booleans as booleans, TIMESTAMP and
+ * TIMESTAMPTZ as the service spells its timestamps (microseconds kept, Parquet timestamps), and
+ * everything else as DuckDB's own JSON form of it.
  */
-function readerOf(type: DuckDBType): ColumnReader {
+function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
   const name = type.typeId;
   const { DuckDBTypeId, JsonDuckDBValueConverter } = loadDuckDB();
   const typeName = DuckDBTypeId[name] as string;
@@ -83,7 +119,14 @@ function readerOf(type: DuckDBType): ColumnReader {
   if (name === DuckDBTypeId.VARCHAR) return { kind: 'string', read: (values) => [...values] };
   if (name === DuckDBTypeId.BOOLEAN) return { kind: 'boolean', read: (values) => [...values] };
   if (NUMBER_TYPES.has(typeName)) {
-    return { kind: 'number', read: nullOr((value) => (typeof value === 'object' && value !== null && 'toDouble' in value ? (value as { toDouble(): number }).toDouble() : Number(value))) };
+    const numberOf = (value: DuckDBValue): number => (typeof value === 'object' && value !== null && 'toDouble' in value ? (value as { toDouble(): number }).toDouble() : Number(value));
+    return {
+      kind: 'number',
+      read: nullOr((value) => {
+        const number = numberOf(value);
+        return nonFiniteAsText && !Number.isFinite(number) ? String(number) : number;
+      }),
+    };
   }
   if (name === DuckDBTypeId.TIMESTAMP_TZ || name === DuckDBTypeId.TIMESTAMP) {
     const withOffset = name === DuckDBTypeId.TIMESTAMP_TZ;

@@ -85,7 +85,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     progress.clear();
   }
   const newest = await mirror.newestIds(newestPageQuery(filters).page_size as number);
-  mirror.close();
+  await mirror.close();
   writeSyncState(cacheDir, path, { service, filters: filtersText(filters), totalRecords: summary.total_records, newest });
   report(context, request, settings.apiKey, summary, startedAt);
 }

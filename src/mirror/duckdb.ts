@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { endianness } from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import type * as DuckDB from '@duckdb/node-api';
 import type * as DuckDBBindings from '@duckdb/node-bindings';
 import { MktError } from '../errors.js';
@@ -50,6 +51,9 @@ function nativeBindings(): Bindings {
   return require('@duckdb/node-bindings') as Bindings;
 }
 
+/** How often a close interrupts the calls still running, until none is. */
+const INTERRUPT_AGAIN_MS = 20;
+
 /** A DuckDB begun by startDuckDB, with no file yet. */
 interface Started {
   bindings: Bindings;
@@ -75,9 +79,17 @@ export function startDuckDB(): void {
   } catch {
     return;
   }
-  const database = bindings.open(':memory:', bindings.create_config());
+  const database = bindings.open(':memory:', configOf(bindings));
   database.catch(() => {});
   started = { bindings, database };
+}
+
+/** How every DuckDB of mkt starts: it installs and loads no extension on its own, which would fetch it from the network into ~/.duckdb. */
+function configOf(bindings: Bindings): DuckDBBindings.Config {
+  const config = bindings.create_config();
+  bindings.set_config(config, 'autoinstall_known_extensions', 'false');
+  bindings.set_config(config, 'autoload_known_extensions', 'false');
+  return config;
 }
 
 /** The DuckDB startDuckDB began, for the first file read: later ones start their own. */
@@ -102,6 +114,11 @@ function sqlText(text: string): string {
  */
 export class DuckDBFile {
   private apiConnection: DuckDB.DuckDBConnection | undefined;
+  /** Calls running on DuckDB's threads: the connection is closed only once none is. */
+  private readonly running = new Set<Promise<unknown>>();
+  /** Set when close begins, and when it has closed the connection. */
+  private closing = false;
+  private closed = false;
 
   private constructor(
     private readonly bindings: Bindings,
@@ -116,7 +133,7 @@ export class DuckDBFile {
     const bindings = installed(nativeBindings);
     // A file written is appended to, which needs @duckdb/node-api: without it, nothing is begun.
     if (!options.readOnly) installed(() => require.resolve(API_BUNDLE));
-    const config = bindings.create_config();
+    const config = configOf(bindings);
     if (options.readOnly) bindings.set_config(config, 'access_mode', 'READ_ONLY');
     return DuckDBFile.connect(bindings, await bindings.open(path, config));
   }
@@ -127,7 +144,7 @@ export class DuckDBFile {
     try {
       await file.run(`ATTACH ${sqlText(path)} AS mirror (READ_ONLY); USE mirror`);
     } catch (error) {
-      file.close();
+      await file.close();
       throw error;
     }
     return file;
@@ -172,7 +189,7 @@ export class DuckDBFile {
    */
   stream(sql: string, onChunk: (values: SqlValue[]) => void): Promise<void> {
     return this.withStatement(sql, [], async (statement) =>
-      this.readChunks(await this.bindings.execute_prepared_streaming(statement), (columns) => onChunk(columns[0]!)));
+      this.readChunks(await this.call(() => this.bindings.execute_prepared_streaming(statement)), (columns) => onChunk(columns[0]!)));
   }
 
   /** The connection as @duckdb/node-api has it, which loads then. */
@@ -181,25 +198,55 @@ export class DuckDBFile {
     return this.apiConnection;
   }
 
-  /** Ends the query running now, which fails. */
-  interrupt(): void {
-    this.bindings.interrupt(this.connection);
+  /** Runs `work` on the connection as @duckdb/node-api has it, as a call the close waits for. */
+  withApi<T>(work: (connection: DuckDB.DuckDBConnection) => Promise<T>): Promise<T> {
+    return this.call(() => work(this.api()));
   }
 
-  close(): void {
+  /** Ends the query running now, which fails. */
+  interrupt(): void {
+    if (!this.closed) this.bindings.interrupt(this.connection);
+  }
+
+  /**
+   * Ends the calls still running (pages read ahead of a `| head`, a query at Ctrl-C), waits for
+   * them, then closes: a connection closed under a running query deadlocked DuckDB's thread on
+   * its own lock, or crashed the process. A call begun once closing has begun fails at once.
+   */
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    while (this.running.size > 0) {
+      this.interrupt();
+      // An interrupt that comes before DuckDB has begun the query is lost: it is said again until every call has ended.
+      await Promise.race([Promise.allSettled(this.running), delay(INTERRUPT_AGAIN_MS, undefined, { ref: false })]);
+    }
+    this.closed = true;
     if (this.apiConnection) this.apiConnection.closeSync();
     else this.bindings.disconnect_sync(this.connection);
     this.bindings.close_sync(this.database);
   }
 
+  /** A call that runs on DuckDB's threads, kept in `running` until it settles; refused once closing has begun. */
+  private call<T>(work: () => Promise<T>): Promise<T> {
+    if (this.closing) return Promise.reject(new Error('the mirror was closed'));
+    const running = work();
+    this.running.add(running);
+    const settled = (): void => {
+      this.running.delete(running);
+    };
+    running.then(settled, settled);
+    return running;
+  }
+
   private execute(sql: string, values: readonly SqlValue[] | undefined): Promise<DuckDBBindings.Result> {
-    if (!values?.length) return this.bindings.query(this.connection, sql);
-    return this.withStatement(sql, values, (statement) => this.bindings.execute_prepared(statement));
+    if (!values?.length) return this.call(() => this.bindings.query(this.connection, sql));
+    return this.withStatement(sql, values, (statement) => this.call(() => this.bindings.execute_prepared(statement)));
   }
 
   /** Runs `work` on one statement, prepared with its values bound, and lets the statement go when `work` is done. */
   private async withStatement<T>(sql: string, values: readonly SqlValue[], work: (statement: DuckDBBindings.PreparedStatement) => Promise<T>): Promise<T> {
-    const statement = await this.bindings.prepare(this.connection, sql);
+    const statement = await this.call(() => this.bindings.prepare(this.connection, sql));
     try {
       values.forEach((value, index) => this.bind(statement, index + 1, value));
       return await work(statement);
@@ -224,7 +271,8 @@ export class DuckDBFile {
   private async readChunks(result: DuckDBBindings.Result, onChunk: (columns: SqlValue[][], size: number) => void): Promise<void> {
     const { bindings } = this;
     const types = Array.from({ length: bindings.column_count(result) }, (_, index) => bindings.column_type(result, index));
-    for (let chunk = await bindings.fetch_chunk(result); chunk; chunk = await bindings.fetch_chunk(result)) {
+    const fetch = () => this.call(() => bindings.fetch_chunk(result));
+    for (let chunk = await fetch(); chunk; chunk = await fetch()) {
       const size = bindings.data_chunk_get_size(chunk);
       if (size === 0) break;
       onChunk(

@@ -1,9 +1,10 @@
-import { mkdirSync, type Stats, statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { DuckDBAppender, DuckDBResult } from '@duckdb/node-api';
+import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult, StatementType } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
+import { makeDirectory } from '../config/store.js';
 import { MktError, UsageError } from '../errors.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
 import type { StoredRecord } from './rows.js';
@@ -51,7 +52,8 @@ const CHECKPOINT_THRESHOLD = '1GB';
 
 /** A DuckDB error in one line: its first, without DuckDB's hint lines. */
 export function duckdbMessage(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
+  // What @duckdb/node-api puts before the error of a query it splits into statements.
+  const message = (error instanceof Error ? error.message : String(error)).replace(/^Failed to extract statements: /, '');
   return message.split('\n')[0] ?? message;
 }
 
@@ -80,9 +82,15 @@ export class Mirror {
     if (!options.write && stats === undefined) {
       throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
     }
+    // DuckDB reads the log beside the file when there is one, and would wait as long on a named pipe
+    // there. A device it reads or writes, and meets its errors (a link to /dev/full: a full disk).
+    const log = statOrUndefined(`${path}.wal`);
+    if (log && !log.isFile() && !log.isCharacterDevice() && !log.isBlockDevice()) {
+      throw new UsageError(`${path}.wal is ${notAFile(log)}, not the log of a mirror`, { hint: `Remove ${path}.wal, or name another mirror with --mirror.` });
+    }
     if (options.write) {
       try {
-        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        makeDirectory(dirname(path));
       } catch (error) {
         throw new MktError(`cannot make the directory of ${path}: ${(error as NodeJS.ErrnoException).code ?? duckdbMessage(error)}`, {
           hint: 'Name a mirror you can write with --mirror or MKT_MIRROR.',
@@ -116,9 +124,7 @@ export class Mirror {
       await mirror.readHeader();
     } catch (error) {
       // What failed is what is said, not the close after it.
-      try {
-        mirror.close();
-      } catch {}
+      await mirror.close().catch(() => {});
       throw error;
     }
     return mirror;
@@ -128,12 +134,12 @@ export class Mirror {
   private recorded: MirrorIdentity | undefined;
   private recordedInOrder: number | undefined;
 
-  /** Closes the file (once): DuckDB writes its log into it, and the lock is let go. */
-  close(): void {
+  /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
+  async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
-      this.file.close();
+      await this.file.close();
     } catch (error) {
       throw this.failure(error);
     }
@@ -272,9 +278,41 @@ export class Mirror {
    * written: a streamed answer that fails part way ends as if it were complete, since
    * @duckdb/node-bindings' fetch_chunk does not read DuckDB's error (duckdb_result_error).
    */
-  answer(sql: string): Promise<DuckDBResult> {
+  answer(sql: string, checkStatement: (type: StatementType) => void): Promise<DuckDBResult> {
     this.throwIfAborted();
-    return this.file.api().run(sql);
+    return this.file.withApi(async (connection) => {
+      const statements = await connection.extractStatements(sql);
+      let result: DuckDBResult | undefined;
+      // Each statement is prepared once those before it have run: the later may use what they made.
+      for (let index = 0; index < statements.count; index++) {
+        const statement = await statements.prepare(index);
+        try {
+          checkStatement(statement.statementType);
+          result = await statement.run();
+        } finally {
+          statement.destroySync();
+        }
+      }
+      if (!result) throw new Error('the query holds no SQL statement');
+      return result;
+    });
+  }
+
+  /** The next chunk of an answer, as the close waits for: none at its end. */
+  nextChunk(answer: DuckDBResult): Promise<DuckDBDataChunk | null> {
+    return this.file.withApi(() => answer.fetchChunk());
+  }
+
+  /**
+   * Keeps the connection's queries to the mirror (`mkt sql`): no other file read or written,
+   * nothing from the network, no extension loaded (none is installed or loaded on its own:
+   * DuckDBFile), and DuckDB's settings locked, so that none of that is turned back on and no log
+   * is written (log_query_path, which DuckDB lets write even the mirror's own files). COPY and
+   * the like, which DuckDB still lets write the mirror's own files, are the caller's to refuse
+   * (answer's checkStatement).
+   */
+  confine(): Promise<void> {
+    return this.run('SET enable_external_access = false; SET lock_configuration = true');
   }
 
   /** What a DuckDB call on the file threw, as mkt says it: with the file, and for a sync what is kept; or why it was interrupted. */
@@ -352,12 +390,21 @@ export class Mirror {
     }
   }
 
-  /** A DuckDB file with tables of its own is someone else's database: a sync adds nothing to it. */
+  /**
+   * A DuckDB file with tables is a mirror only when each is one of a mirror's (results,
+   * results_with_values, mkt_*) and mkt_mirror has a mirror's columns: anything else is someone
+   * else's database, and a sync changes nothing in it (nothing has been written when this runs).
+   */
   private async checkNotAnotherDatabase(): Promise<void> {
     const [row] = await this.rows(
-      "SELECT count(*)::INTEGER AS tables, count(*) FILTER (table_name = 'mkt_mirror')::INTEGER AS ours FROM information_schema.tables WHERE table_catalog = current_database()",
+      `SELECT count(*)::INTEGER AS tables,
+         count(*) FILTER (table_schema <> 'main' OR NOT (table_name IN ('results', 'results_with_values') OR starts_with(table_name, 'mkt_')))::INTEGER AS foreign_tables,
+         (SELECT count(*)::INTEGER FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main'
+            AND table_name = 'mkt_mirror' AND column_name IN ('layout', 'service', 'filters', 'created_at')) AS header_columns
+       FROM information_schema.tables WHERE table_catalog = current_database()`,
     );
-    if (Number(row?.tables ?? 0) > 0 && Number(row?.ours ?? 0) === 0) throw this.notAMirror();
+    const tables = Number(row?.tables ?? 0);
+    if (tables > 0 && (Number(row?.foreign_tables ?? 0) > 0 || Number(row?.header_columns ?? 0) !== 4)) throw this.notAMirror();
   }
 
   private notAMirror(): MktError {

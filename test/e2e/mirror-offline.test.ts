@@ -5,6 +5,7 @@ import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { runMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -75,6 +76,16 @@ describe('mkt results --offline', () => {
       expect(offline.code).toBe(0);
       expect(offline.stdoutBytes.equals(online.stdoutBytes)).toBe(true);
     }
+  });
+
+  it('refuses a mirror of another service, exit 2, as sync and diff do', async () => {
+    const other = 'http://127.0.0.1:9/elsewhere';
+    const run = await runInProcess(['results', '--offline'], { env: { ...env().env, MKT_BASE_URL: other } });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: `mkt: the mirror cannot answer this: it holds results of ${sandbox.current.url}, not ${other}\nName the mirror of ${other} with --mirror or MKT_MIRROR, or drop --offline to ask the service.\n`,
+    });
   });
 
   it('says when there is no mirror, and what to do, after a mistake in the command itself', async () => {
@@ -261,12 +272,70 @@ describe('mkt sql', () => {
     const terminal = { isTTY: true, columns: 80 };
     const empty = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv'], { ...env(), stderr: terminal });
     expect(empty).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: 'the answer has no rows\n' });
-    const set = await runInProcess(['sql', 'SET threads = 1', '-f', 'csv'], { ...env(), stderr: terminal });
+    const set = await runInProcess(['sql', 'SET VARIABLE answer = 42', '-f', 'csv'], { ...env(), stderr: terminal });
     expect(set).toMatchObject({ code: 0, stderr: '' });
     const piped = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv'], env());
     expect(piped).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: '' });
     const quiet = await runInProcess(['sql', 'SELECT id FROM results WHERE false', '-f', 'csv', '--quiet'], { ...env(), stderr: terminal });
     expect(quiet).toMatchObject({ code: 0, stdout: 'id\r\n', stderr: '' });
+  });
+
+  it('reads the mirror alone: writing its files or any other, ATTACH, INSTALL, LOAD, SET and reading elsewhere are exit 2 with a message', async () => {
+    // Spawned: DuckDB finds its home (~/.duckdb, where INSTALL puts extensions) in the process's own HOME.
+    const home = tempDir('mkt-home-');
+    const elsewhere = join(tempDir('mkt-sql-'), 'other.csv');
+    writeFileSync(elsewhere, 'a\n1\n');
+    const before = readFileSync(mirror);
+    const refused = (file: string) => `mkt: Permission Error: Cannot access file "${file}" - file system operations are disabled by configuration`;
+    const writesNoFile = (what: string) => `mkt: mkt sql writes no file: ${what} is refused`;
+    const locked = (option: string) => `mkt: Invalid Input Error: Cannot change configuration option "${option}" - the configuration has been locked`;
+    const cases: [string, string | RegExp][] = [
+      // Each destroyed the mirror, or left its log unreadable: DuckDB lets a read-only connection write the mirror's own files.
+      [`COPY (SELECT 1) TO '${mirror}' (FORMAT csv, USE_TMP_FILE false)`, writesNoFile('COPY')],
+      [`COPY (SELECT 1) TO '${mirror}.wal' (FORMAT csv)`, writesNoFile('COPY')],
+      [`PREPARE p AS COPY (SELECT 1) TO '${mirror}' (FORMAT csv, USE_TMP_FILE false); EXECUTE p`, writesNoFile('PREPARE')],
+      [`EXPLAIN ANALYZE COPY (SELECT 1) TO '${mirror}' (FORMAT csv, USE_TMP_FILE false)`, writesNoFile('EXPLAIN ANALYZE')],
+      [`SET log_query_path = '${mirror}.wal'`, locked('log_query_path')],
+      [`CALL enable_logging(storage = 'file', storage_path = '${mirror}')`, writesNoFile('enable_logging')],
+      // Elsewhere, and the network.
+      [`COPY (SELECT 1) TO '${elsewhere}.out' (FORMAT csv)`, refused(`${elsewhere}.out`)],
+      [`EXPORT DATABASE '${mirror}.export'`, refused(`${mirror}.export/mkt_amounts.csv`)],
+      [`ATTACH '${elsewhere}.duckdb' AS other`, refused(`${elsewhere}.duckdb`)],
+      // In DuckDB's own directory for the mirror, which it lets be written: the file's failure, not the mirror's.
+      [`ATTACH '${mirror}.tmp/missing/other.duckdb' AS other (READ_WRITE)`, `mkt: IO Error: Cannot open file "${mirror}.tmp/missing/other.duckdb": No such file or directory`],
+      [`SELECT * FROM read_csv('${elsewhere}')`, refused(elsewhere)],
+      ["SELECT * FROM read_csv('https://data.example.invalid/fees.csv')", refused('https://data.example.invalid/fees.csv')],
+      ['INSTALL httpfs', /^mkt: Permission Error: Cannot access directory "[^"]+\/\.duckdb\/extensions\/[^"]+" - file system operations are disabled by configuration$/],
+      ['LOAD httpfs', 'mkt: Permission Error: Loading external extensions is disabled through configuration'],
+      ['SET enable_external_access = true', locked('enable_external_access')],
+      ['SET threads = 1', locked('threads')],
+    ];
+    const endings = [];
+    for (const [query] of cases) {
+      const run = await runMkt(['sql', query], { env: { ...env().env, HOME: home } });
+      endings.push([query, { code: run.code, stdout: run.stdout, stderr: run.stderr.split('\n')[0] }]);
+    }
+    expect(endings).toEqual(cases.map(([query, stderr]) => [query, { code: 2, stdout: '', stderr: typeof stderr === 'string' ? stderr : expect.stringMatching(stderr) }]));
+    expect(readFileSync(mirror).equals(before)).toBe(true);
+    expect([existsSync(`${mirror}.wal`), existsSync(`${mirror}.export`), existsSync(`${elsewhere}.out`), existsSync(join(home, '.duckdb'))]).toEqual([false, false, false, false]);
+  }, 120_000);
+
+  it('keeps Infinity, -Infinity and NaN in every format: as text in JSON, which has no number for them', async () => {
+    const query = "SELECT 'inf'::DOUBLE AS up, '-inf'::FLOAT AS down, 'nan'::DOUBLE AS nan, 1.5::DOUBLE AS finite";
+    const text = async (format: string) => (await runInProcess(['sql', query, '-f', format], env())).stdout;
+    expect(await text('json')).toBe('[\n  {"up":"Infinity","down":"-Infinity","nan":"NaN","finite":1.5}\n]\n');
+    expect(await text('ndjson')).toBe('{"up":"Infinity","down":"-Infinity","nan":"NaN","finite":1.5}\n');
+    expect(await text('csv')).toBe('up,down,nan,finite\r\nInfinity,-Infinity,NaN,1.5\r\n');
+    const parquet = join(tempDir('mkt-sql-'), 'answer.parquet');
+    expect((await runInProcess(['sql', query, '-o', parquet], env())).code).toBe(0);
+    const duck = await openDuckDB();
+    try {
+      expect(await duck.rows(`SELECT isinf(up) AND up > 0 AS up, isinf(down) AND down < 0 AS down, isnan(nan) AS nan, finite FROM '${parquet}'`)).toEqual([
+        { up: true, down: true, nan: true, finite: 1.5 },
+      ]);
+    } finally {
+      duck.close();
+    }
   });
 
   it('is exit 2 for a query with no statement, and writes the last answer of several', async () => {

@@ -64,6 +64,20 @@ describe('DuckDBFile', () => {
     await expect(file.rows('SELEC 1')).rejects.toThrow(/^Parser Error: syntax error at or near "SELEC"/);
   });
 
+  it('closes once a query still running has been interrupted and has ended, and refuses a call begun after', async () => {
+    const closing = await DuckDBFile.open(':memory:', { readOnly: false });
+    const running = closing.column('SELECT count(*)::BIGINT FROM range(1000000000) a, range(1000) b');
+    const closed = closing.close();
+    await expect(running).rejects.toThrow(/INTERRUPT/);
+    await closed;
+    await expect(closing.rows('SELECT 1 AS one')).rejects.toThrow('the mirror was closed');
+  });
+
+  it('installs and loads no extension on its own, which would fetch it from the network', async () => {
+    const settings = "SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load";
+    expect(await file.rows(settings)).toEqual([{ install: false, load: false }]);
+  });
+
   it('refuses to read a type it does not know, rather than misread it', async () => {
     await expect(file.rows('SELECT 1.5::DOUBLE AS d')).rejects.toThrow('mkt reads no DuckDB column of type DOUBLE');
   });
@@ -76,7 +90,7 @@ describe('DuckDBFile read through a DuckDB started ahead', () => {
     const path = join(tempDir('mkt-duckdb-'), "it's.duckdb");
     const writer = await DuckDBFile.open(path, { readOnly: false });
     await writer.run("CREATE TABLE t (a VARCHAR); INSERT INTO t VALUES ('x'); CREATE VIEW v AS SELECT a || a AS aa FROM t");
-    writer.close();
+    await writer.close();
     return path;
   }
 
@@ -89,10 +103,13 @@ describe('DuckDBFile read through a DuckDB started ahead', () => {
       expect(await attached.rows('SELECT current_database() AS db, a, (SELECT aa FROM v) AS aa FROM t')).toEqual([{ db: 'mirror', a: 'x', aa: 'xx' }]);
       expect((await attached.api().runAndReadAll('SELECT a FROM t')).getRowObjects()).toEqual([{ a: 'x' }]);
       expect(await opened.rows('SELECT current_database() AS db')).toEqual([{ db: "it's" }]);
+      expect(await attached.rows("SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load")).toEqual([
+        { install: false, load: false },
+      ]);
       await expect(attached.run("INSERT INTO t VALUES ('y')")).rejects.toThrow(/read-only/);
     } finally {
-      attached.close();
-      opened.close();
+      await attached.close();
+      await opened.close();
     }
   });
 

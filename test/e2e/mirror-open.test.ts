@@ -1,0 +1,114 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { type MktRun, spawnMkt } from '../helpers/run-mkt.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 35: what a mirror command meets where it opens the mirror.
+const sandbox = useSandbox({ records: 300 });
+const mirror = join(tempDir('mkt-mirror-'), 'opened.duckdb');
+const env = (extra: Record<string, string> = {}) => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror, ...extra });
+
+beforeAll(async () => {
+  expect((await runInProcess(['sync'], { env: env() })).code).toBe(0);
+});
+
+/** Long enough for any run on a loaded machine: a run still going then has hung. */
+const HUNG_AFTER_MS = 20_000;
+
+/** `node bin/mkt.js args…`, killed if it has not ended by HUNG_AFTER_MS: a hang under /proc or on a named pipe blocks the whole process. */
+async function runOrKill(args: readonly string[], extraEnv: Record<string, string> = {}): Promise<MktRun & { killedAsHung: boolean }> {
+  const running = spawnMkt(args, { env: env(extraEnv) });
+  let killedAsHung = false;
+  const timer = setTimeout(() => {
+    killedAsHung = true;
+    running.child.kill('SIGKILL');
+  }, HUNG_AFTER_MS);
+  const run = await running.result;
+  clearTimeout(timer);
+  return { ...run, killedAsHung };
+}
+
+/** A DuckDB file made by someone else, with these statements. */
+async function foreignDatabase(name: string, sql: string): Promise<string> {
+  const path = join(tempDir('mkt-foreign-'), name);
+  const instance = await DuckDBInstance.create(path);
+  const connection = await instance.connect();
+  await connection.run(sql);
+  connection.closeSync();
+  instance.closeSync();
+  return path;
+}
+
+describe('opening a mirror', () => {
+  it('refuses a DuckDB database that is not a mirror, one with a table named mkt_mirror too, and leaves its bytes and time alone', async () => {
+    const foreign = [
+      await foreignDatabase('sales.duckdb', 'CREATE TABLE sales (amount INTEGER); INSERT INTO sales VALUES (1)'),
+      await foreignDatabase('named-alike.duckdb', 'CREATE TABLE mkt_mirror (x INTEGER); INSERT INTO mkt_mirror VALUES (1)'),
+      await foreignDatabase(
+        'schema-alike.duckdb',
+        'CREATE TABLE mkt_mirror (layout INTEGER, service VARCHAR, filters VARCHAR, created_at TIMESTAMPTZ); CREATE SCHEMA s; CREATE TABLE s.t (a INTEGER)',
+      ),
+    ];
+    for (const path of foreign) {
+      const before = { bytes: readFileSync(path), mtimeMs: statSync(path).mtimeMs };
+      const run = await runInProcess(['sync', '--mirror', path], { env: env() });
+      expect({ path, code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+        path,
+        code: 1,
+        stdout: '',
+        stderr: `mkt: ${path} is a DuckDB database, but not a mirror of mkt\nName a mirror with --mirror, or a new file for \`mkt sync\` to make one.\n`,
+      });
+      expect({ bytes: readFileSync(path), mtimeMs: statSync(path).mtimeMs, log: existsSync(`${path}.wal`) }).toEqual({ ...before, log: false });
+    }
+  });
+
+
+  it('fails at once, exit 1, for a mirror or a data directory under /proc, where making the directory spun for ever', async () => {
+    const runs = [
+      await runOrKill(['sync', '--mirror', '/proc/mkt/m.duckdb']),
+      await runOrKill(['sync'], { MKT_MIRROR: '', MKT_DATA_DIR: '/proc/self/mkt' }),
+    ];
+    expect(runs).toEqual([
+      {
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: 'mkt: cannot make the directory of /proc/mkt/m.duckdb: ENOENT\nName a mirror you can write with --mirror or MKT_MIRROR.\n',
+        killedAsHung: false,
+      },
+      {
+        code: 1,
+        signal: null,
+        stdout: '',
+        stderr: 'mkt: cannot make the directory of /proc/self/mkt/default.duckdb: ENOENT\nName a mirror you can write with --mirror or MKT_MIRROR.\n',
+        killedAsHung: false,
+      },
+    ]);
+  }, 60_000);
+
+  it('refuses a named pipe where the mirror keeps its log, in every mirror command, exit 2, where DuckDB waited on it for ever', async () => {
+    const pipeBeside = join(tempDir('mkt-mirror-'), 'piped.duckdb');
+    execFileSync('cp', [mirror, pipeBeside]);
+    execFileSync('mkfifo', [`${pipeBeside}.wal`]);
+    const endings = [];
+    for (const args of [['sync'], ['sql', 'SELECT 1'], ['results', '--offline'], ['diff', 'NYSE', 'Equity']]) {
+      const run = await runOrKill([...args, '--mirror', pipeBeside]);
+      endings.push({ args, ...run });
+    }
+    expect(endings).toEqual(
+      [['sync'], ['sql', 'SELECT 1'], ['results', '--offline'], ['diff', 'NYSE', 'Equity']].map((args) => ({
+        args,
+        code: 2,
+        signal: null,
+        stdout: '',
+        stderr: `mkt: ${pipeBeside}.wal is a named pipe, not the log of a mirror\nRemove ${pipeBeside}.wal, or name another mirror with --mirror.\n`,
+        killedAsHung: false,
+      })),
+    );
+  }, 120_000);
+});
