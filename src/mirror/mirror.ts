@@ -6,6 +6,7 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
 import { makeDirectory } from '../config/store.js';
 import { MktError, UsageError } from '../errors.js';
+import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
 import type { StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
@@ -92,7 +93,7 @@ export class Mirror {
       try {
         makeDirectory(dirname(path));
       } catch (error) {
-        throw new MktError(`cannot make the directory of ${path}: ${(error as NodeJS.ErrnoException).code ?? duckdbMessage(error)}`, {
+        throw new MktError(`cannot make the directory of ${path}: ${isSystemError(error) ? systemErrorText(error) : duckdbMessage(error)}`, {
           hint: 'Name a mirror you can write with --mirror or MKT_MIRROR.',
         });
       }

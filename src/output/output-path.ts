@@ -7,13 +7,13 @@ import { MktError, UsageError } from '../errors.js';
  * rather than "ENOSPC: no space left on device, write '/x/.a.csv.tmp-12-ab'", whose path may be
  * a temporary file the user never named.
  */
-function systemErrorText({ code, message }: NodeJS.ErrnoException): string {
+export function systemErrorText({ code, message }: NodeJS.ErrnoException): string {
   const description = message.startsWith(`${code}: `) ? message.slice(`${code}: `.length).replace(/, \w+(?: '.*)?$/s, '') : message;
   return `${description} (${code})`;
 }
 
 /** An error from a system call (it names the call), as Node makes them: ENOSPC, EACCES, EROFS… */
-function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException {
   return typeof (error as NodeJS.ErrnoException | null)?.code === 'string' && typeof (error as NodeJS.ErrnoException).syscall === 'string';
 }
 

@@ -78,14 +78,14 @@ describe('opening a mirror', () => {
         code: 1,
         signal: null,
         stdout: '',
-        stderr: 'mkt: cannot make the directory of /proc/mkt/m.duckdb: ENOENT\nName a mirror you can write with --mirror or MKT_MIRROR.\n',
+        stderr: 'mkt: cannot make the directory of /proc/mkt/m.duckdb: no such file or directory (ENOENT)\nName a mirror you can write with --mirror or MKT_MIRROR.\n',
         killedAsHung: false,
       },
       {
         code: 1,
         signal: null,
         stdout: '',
-        stderr: 'mkt: cannot make the directory of /proc/self/mkt/default.duckdb: ENOENT\nName a mirror you can write with --mirror or MKT_MIRROR.\n',
+        stderr: 'mkt: cannot make the directory of /proc/self/mkt/default.duckdb: no such file or directory (ENOENT)\nName a mirror you can write with --mirror or MKT_MIRROR.\n',
         killedAsHung: false,
       },
     ]);
