@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '../api/amounts.js';
+import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import type { ResultsQuery } from '../api/filters.js';
 import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
@@ -7,11 +9,14 @@ import type { ResultsSource } from '../api/walk.js';
 import type { Mirror } from '../mirror/mirror.js';
 import type { Context } from '../context.js';
 import { EXIT_CODES, MktError } from '../errors.js';
+import type { Format } from '../formats.js';
 import { serverText } from '../http/server-text.js';
+import { validateColumns } from '../output/columns.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
+import { openOffline, RESULT_FIELDS_WITH_AMOUNTS } from './results-run.js';
 
 export interface DiffRequest {
   exchange: string;
@@ -19,6 +24,8 @@ export interface DiffRequest {
   from?: VersionChoice;
   to?: VersionChoice;
   mirror?: string;
+  /** `--online`: the service, never the mirror; `--offline`: the mirror, nothing sent. */
+  source?: 'online' | 'offline';
   exitCode: boolean;
   parseAmounts: boolean;
 }
@@ -58,15 +65,47 @@ const BULLETIN_FIELDS: readonly Column[] = ['exchange', 'item', 'field', 'was', 
 const ITEM_WORDS = ['fee_charge_type', 'fee_action', 'fee_participant', 'fee_symbol_type', 'fee_trade_type', 'fee_symbol', 'fee_monthly_volume'] as const;
 
 /**
+ * What `--columns` names in JSON and NDJSON: the fields of a difference object, `before.` and
+ * `after.` each record field, whatever the data holds (a first difference that is an addition has
+ * no `before` fields to derive names from).
+ */
+function differenceColumns(amounts: boolean): Column[] {
+  const side = (name: string): Column[] => (amounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS).map((field) => ({ ...field, name: `${name}.${field.name}`, nullable: true }));
+  return [
+    { name: 'change', kind: 'string', nullable: false },
+    ...side('before'),
+    ...side('after'),
+    { name: 'fields', kind: 'string', nullable: false },
+    ...(amounts ? [{ name: 'amount_change', kind: 'number', nullable: true } as const] : []),
+  ];
+}
+
+/** The columns of diff's output in a format: what `--columns` may name. */
+function columnsOf(format: Format, amounts: boolean): readonly Column[] {
+  if (format === 'json' || format === 'ndjson') return differenceColumns(amounts);
+  if (format === 'table') return BULLETIN_FIELDS;
+  return amounts ? [...CHANGE_COLUMNS, ...AMOUNT_CHANGE_COLUMNS] : CHANGE_COLUMNS;
+}
+
+/**
  * `mkt diff`: what changed between two versions of one fee schedule. From the mirror when it
- * holds the group, otherwise from the results endpoint, reading only the pages it needs.
+ * holds the group and the service has no other newest version, otherwise from the results
+ * endpoint, reading only the pages it needs.
  */
 export async function runDiff(context: Context, request: DiffRequest): Promise<void> {
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
+  const format = output.format;
+  const amounts = request.parseAmounts;
+  const columns = columnsOf(format, amounts);
+  const select = context.globals.columns;
+  if (select) validateColumns(select, columns);
   await warnOfUnknownExchanges(context, [request.exchange]);
   const group = { exchange: request.exchange, feeType: request.feeType };
-  const source = (await mirrorHolding(context, request, output.outputPath)) ?? (await context.client());
+  const { source, origin } = await sourceOf(context, request, output.outputPath);
+  // Where the answer comes from, for a person watching or a --verbose log, not for a pipeline's stderr.
+  if (context.log.isVerbose) context.log.debug(origin);
+  else if (context.deps.stderr.isTTY === true) context.log.info(origin);
   const pair = await findVersionPair(source, group, { from: request.from, to: request.to });
   context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
   if (!pair.from) {
@@ -76,21 +115,62 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   }
   const from = pair.from ?? pair.to;
   const differences = diffVersions(from.records, pair.to.records);
-  const format = output.format;
-  const amounts = request.parseAmounts;
-  if (format === 'json' || format === 'ndjson') {
-    const objects = differences.map((difference) => differenceObject(difference, amounts));
-    await writeDataset({ shape: 'list', batches: inOneBatch(objects), select: context.globals.columns }, output);
-  } else if (format === 'table') {
-    const rows = differences.flatMap((difference) => bulletinRows(difference, pair.to, amounts));
-    await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns: BULLETIN_FIELDS, tableColumns: BULLETIN_COLUMNS, select: context.globals.columns }, output);
-  } else {
-    const rows = differences.flatMap((difference) => changeRows(difference, from, pair.to, amounts));
-    const columns = amounts ? [...CHANGE_COLUMNS, ...AMOUNT_CHANGE_COLUMNS] : CHANGE_COLUMNS;
-    await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns }, output);
-  }
+  let rows: JsonObject[];
+  if (format === 'json' || format === 'ndjson') rows = differences.map((difference) => differenceObject(difference, amounts));
+  else if (format === 'table') rows = differences.flatMap((difference) => bulletinRows(difference, pair.to, amounts));
+  else rows = differences.flatMap((difference) => changeRows(difference, from, pair.to, amounts));
+  const tableColumns = format === 'table' ? BULLETIN_COLUMNS : undefined;
+  await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, ...(tableColumns ? { tableColumns } : {}), select }, output);
   if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences, settings.apiKey));
   if (request.exitCode && differences.length > 0) context.exitCode = EXIT_CODES.changes;
+}
+
+/** Where diff reads the group's versions, and the line that says so. */
+interface DiffSource {
+  source: ResultsSource;
+  origin: string;
+}
+
+/** The group's newest record, the one a source's walk would begin with: the same in the mirror as in the service when the mirror is current. */
+const newestOfGroup = (request: DiffRequest): ResultsQuery => ({
+  exchange_name: [request.exchange],
+  fee_type: [request.feeType],
+  order_by: 'scraped_time',
+  order_dir: 'desc',
+  page_size: 1,
+  page_number: 0,
+});
+
+/**
+ * The mirror, when it holds the group and one request shows the service's newest version of it is
+ * the mirror's; otherwise the service. `--online` is the service alone; `--offline` the mirror
+ * alone, unchecked. A failure of that one request is the command's, as any request's: an answer
+ * from a mirror the service could not vouch for may be stale.
+ */
+async function sourceOf(context: Context, request: DiffRequest, outputPath: string | undefined): Promise<DiffSource> {
+  const fromService = 'from the service';
+  if (request.source === 'online') return { source: await context.client(), origin: fromService };
+  if (request.source === 'offline') {
+    const { beginOpening } = await import('../mirror/location.js');
+    const opening = await beginOpening(context, request.mirror);
+    const source = await openOffline(newestOfGroup(request), opening, outputPath, await context.settings());
+    const synced = await syncedTime(await opening.opened);
+    return { source, origin: `from the mirror ${opening.path}, synced ${synced}; the service was not asked (--offline): it may hold a newer version` };
+  }
+  const held = await mirrorHolding(context, request, outputPath);
+  if (!held) return { source: await context.client(), origin: fromService };
+  const client = await context.client();
+  const [service, mirrored] = await Promise.all([client.fetchResultsPage(newestOfGroup(request)), held.source.fetchResultsPage(newestOfGroup(request))]);
+  const mirror = `the mirror ${held.path}, synced ${held.synced}`;
+  if (service.data[0]?.version_id === mirrored.data[0]?.version_id) return { source: held.source, origin: `from ${mirror}` };
+  context.log.debug(`the service's newest ${request.exchange} ${request.feeType} version is not the mirror's`);
+  return { source: client, origin: `from the service: ${mirror}, is behind it on ${request.exchange} ${request.feeType}` };
+}
+
+/** When the mirror's last sync finished, to the second, in UTC: `2026-11-26T23:20:05Z`. */
+async function syncedTime(mirror: Mirror): Promise<string> {
+  const [finished] = await mirror.column('SELECT epoch_ms(max(finished_at)) FROM mkt_syncs');
+  return finished === null || finished === undefined ? 'never' : `${new Date(Number(finished)).toISOString().slice(0, 19)}Z`;
 }
 
 /**
@@ -98,7 +178,7 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
  * service, and its filters take in every version of the exchange's fee type. Otherwise undefined
  * (the service is asked), but for a mirror named with --mirror, which must hold it.
  */
-async function mirrorHolding(context: Context, request: DiffRequest, outputPath: string | undefined): Promise<ResultsSource | undefined> {
+async function mirrorHolding(context: Context, request: DiffRequest, outputPath: string | undefined): Promise<{ source: ResultsSource; path: string; synced: string } | undefined> {
   const { checkNotWritingTheMirror, mirrorOf, serviceOf } = await import('../mirror/location.js');
   const named = request.mirror !== undefined;
   const path = await mirrorOf(context, request.mirror);
@@ -127,7 +207,7 @@ async function mirrorHolding(context: Context, request: DiffRequest, outputPath:
     : identity.service !== serviceOf(await context.settings())
       ? `it mirrors ${identity.service}`
       : outsideOfMirror(asked, JSON.parse(identity.filters));
-  if (outside === undefined) return new MirrorResults(mirror);
+  if (outside === undefined) return { source: new MirrorResults(mirror), path, synced: await syncedTime(mirror) };
   if (named) throw new MktError(`the mirror ${path} does not hold ${request.exchange} ${request.feeType}: ${outside}`);
   context.log.debug(`not reading the mirror ${path}: ${outside}`);
   return undefined;

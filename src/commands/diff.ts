@@ -10,6 +10,8 @@ interface DiffFlags {
   from?: VersionChoice;
   to?: VersionChoice;
   mirror?: string;
+  online?: boolean;
+  offline?: boolean;
   exitCode?: boolean;
   parseAmounts?: boolean;
 }
@@ -35,8 +37,9 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
         + 'Line items are paired by what they are (category, charge type, action, participant, symbol classification, type and trade type, '
         + 'symbol, basis, monthly volume, action and participant details), not by id, which changes with every version; '
         + 'a pair whose amount, notes or other fields differ is changed, with those fields named, and items of one identity are paired '
-        + 'so that the fewest differences are reported. Reads the mirror when it holds the fee schedule (no request), '
-        + 'else the results endpoint, newest first, only the pages the two versions need.',
+        + 'so that the fewest differences are reported. Reads the mirror when it holds the fee schedule and one request '
+        + '(its newest record) shows the service has no other newest version; else the results endpoint, newest first, '
+        + 'only the pages the two versions need. At a terminal and with --verbose, one line on stderr says which answered.',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .argument('<fee-type>', `fee type: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('<fee-type>', value, ENUM_FILTER_VALUES.fee_type))
@@ -45,7 +48,11 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
     .option('--parse-amounts', 'add parsed amounts, and how much a changed amount moved (+0.0002 USD)')
     .option('--exit-code', 'exit 10 when the versions differ, 0 when they are the same')
     .option('--mirror <path>', 'read this mirror, which must hold the fee schedule (default: the profile\'s, when it holds it)')
+    .option('--online', 'ask the service, not the mirror')
+    .option('--offline', 'answer from the mirror, sending nothing: it may be behind the service')
     .action(async (exchange: string, feeType: string, flags: DiffFlags, self: Command) => {
+      if (flags.online && flags.offline) throw new UsageError('give either --online or --offline, not both');
+      if (flags.online && flags.mirror !== undefined) throw new UsageError('--mirror names the mirror to read, and --online reads none: leave one out');
       const { runDiff } = await import('./diff-run.js');
       await runDiff(contextFor(self), {
         exchange,
@@ -53,6 +60,7 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
         from: flags.from,
         to: flags.to,
         mirror: flags.mirror,
+        ...(flags.online ? { source: 'online' as const } : flags.offline ? { source: 'offline' as const } : {}),
         exitCode: flags.exitCode === true,
         parseAmounts: flags.parseAmounts === true,
       });

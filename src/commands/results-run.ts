@@ -47,7 +47,7 @@ const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
 ];
 
 /** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
-const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
+export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
   field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]);
 
 /** Runs `mkt results` against the service, or with --offline against `mirror`, which the caller has begun opening. */
@@ -111,7 +111,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
 }
 
 /** The mirror, answering as the service would: a query it cannot answer whole, or a mirror of another service, is a usage error. */
-async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined, settings: ResolvedSettings): Promise<ResultsSource> {
+export async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined, settings: ResolvedSettings): Promise<ResultsSource> {
   const { checkNotWritingTheMirror, serviceOf } = await import('../mirror/location.js');
   checkNotWritingTheMirror(outputPath, path);
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([

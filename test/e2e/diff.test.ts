@@ -43,6 +43,10 @@ async function versionsOf(exchange: string, feeType: string): Promise<Map<string
   return byVersion;
 }
 
+/** The request diff sends to learn the service's newest version of a group. */
+const newestOfGroup = (exchange: string, feeType: string): string =>
+  `/api/v1/fee-schedule-results?exchange_name=${exchange}&fee_type=${feeType}&order_by=scraped_time&order_dir=desc&page_size=1&page_number=0`;
+
 const ndjson = (text: string): Difference[] => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Difference);
 
 describe('mkt diff', () => {
@@ -123,7 +127,7 @@ describe('mkt diff', () => {
     for (const row of rows.filter((each) => each.startsWith('changed,'))) expect(row).toMatch(/,fee_amount,.*,-?\d+(\.\d+)?(e-\d+)?,USD$/);
   });
 
-  it('reads the mirror when it holds the group: no request, the same answer', async () => {
+  it('reads the mirror when it holds the group and one request shows the service has nothing newer: the same answer', async () => {
     await addVersion('MIAX', 'Option', 3);
     const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
     const counted = await relay(sandbox.current.url);
@@ -131,7 +135,7 @@ describe('mkt diff', () => {
     expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
     counted.requests.length = 0;
     const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
-    expect(counted.requests).toHaveLength(0);
+    expect(counted.requests.map((request) => request.url)).toEqual([newestOfGroup('MIAX', 'Option')]);
     const online = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: env() });
     expect(offline.stdout).toBe(online.stdout);
     expect(ndjson(offline.stdout.replace(/^\[\n|\n\]\n$/g, '').replace(/,\n/g, '\n')).length).toBeGreaterThan(0);
@@ -147,6 +151,15 @@ describe('mkt diff', () => {
     const named = await runInProcess(['diff', 'MIAX', 'Option', '--mirror', narrow], { env: narrowEnv });
     expect(named.code).toBe(1);
     expect(named.stderr.split('\n')[0]).toBe(`mkt: the mirror ${narrow} does not hold MIAX Option: the mirror holds no --exchange-name MIAX, only CBOE`);
+  });
+
+  it.each([
+    [['diff', 'NYSE', 'Equity', '--online', '--offline'], 'mkt: give either --online or --offline, not both'],
+    [['diff', 'NYSE', 'Equity', '--online', '--mirror', 'm.duckdb'], 'mkt: --mirror names the mirror to read, and --online reads none: leave one out'],
+  ])('%j: exit 2, %s', async (args, message) => {
+    const run = await runInProcess(args, { env: env() });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr.split('\n')[0]).toBe(message);
   });
 
   it.each([
@@ -177,5 +190,143 @@ describe('mkt diff', () => {
     expect(json).toMatchObject({ code: 0, stdout: '[\n  {"change":"changed","amount_change":1e-12}\n]\n' });
     const table = await runInProcess(['diff', 'X', 'Equity', '--parse-amounts', '-f', 'table', '--columns', 'now'], { env: { ...serverEnv, NO_COLOR: '1' } });
     expect(table.stdout).toContain('$0.000000000002 (+0.000000000001 USD)');
+  });
+});
+
+// Issue 36, point 2: diff says where its answer comes from, and is never silently stale.
+describe('where mkt diff answers from', () => {
+  const terminal = { isTTY: true, columns: 100 };
+  const syncedLine = (mirror: string) => `from the mirror ${mirror}, synced \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z`;
+
+  it('says so on a terminal: the mirror while the service has nothing newer, then the service once it has; --offline sends nothing, --online skips the mirror', async () => {
+    await addVersion('BOX', 'Option', 1);
+    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+    const counted = await relay(sandbox.current.url);
+    const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
+    expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
+    const synced = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed });
+
+    counted.requests.length = 0;
+    const fresh = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed, stderr: terminal });
+    expect(fresh).toMatchObject({ code: 0, stdout: synced.stdout });
+    expect(fresh.stderr).toMatch(new RegExp(`^${syncedLine(mirror)}\\nBOX Option: `));
+    expect(counted.requests.map((request) => request.url)).toEqual([newestOfGroup('BOX', 'Option')]);
+
+    // The service publishes a newer version: diff answers from it, and says why.
+    await addVersion('BOX', 'Option', 2);
+    const online = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: env() });
+    expect(online.stdout).not.toBe(synced.stdout);
+    counted.requests.length = 0;
+    const stale = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed, stderr: terminal });
+    expect(stale).toMatchObject({ code: 0, stdout: online.stdout });
+    expect(stale.stderr).toMatch(new RegExp(`^from the service: the mirror ${mirror}, synced \\S+Z, is behind it on BOX Option\\nBOX Option: `));
+    expect(counted.requests[0]?.url).toBe(newestOfGroup('BOX', 'Option'));
+    expect(counted.requests.length).toBeGreaterThan(1);
+
+    // --offline: the mirror's answer, nothing sent, and a line that says it may be behind.
+    counted.requests.length = 0;
+    const offline = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json', '--offline'], { env: relayed, stderr: terminal });
+    expect(offline).toMatchObject({ code: 0, stdout: synced.stdout });
+    expect(offline.stderr).toMatch(new RegExp(`^${syncedLine(mirror)}; the service was not asked \\(--offline\\): it may hold a newer version\\nBOX Option: `));
+    expect(counted.requests).toHaveLength(0);
+
+    // --online: the service alone, with no request to learn whether the mirror would do.
+    counted.requests.length = 0;
+    const skipped = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json', '--online'], { env: relayed, stderr: terminal });
+    expect(skipped).toMatchObject({ code: 0, stdout: online.stdout });
+    expect(skipped.stderr).toMatch(/^from the service\nBOX Option: /);
+    expect(counted.requests.map((request) => request.url)).not.toContain(newestOfGroup('BOX', 'Option'));
+
+    // With --verbose the line is in the log; off a terminal without it, only the summary is said.
+    const verbose = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json', '--offline', '--verbose'], { env: relayed });
+    expect(verbose.stderr).toMatch(new RegExp(`^${syncedLine(mirror)}; the service was not asked`, 'm'));
+    const piped = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json', '--offline'], { env: relayed });
+    expect(piped.stderr).toMatch(/^BOX Option: [^\n]+\n$/);
+  });
+
+  it('--offline without a mirror that holds the group is an error, and sends nothing', async () => {
+    const counted = await relay(sandbox.current.url);
+    const none = join(tempDir('mkt-diff-'), 'none.duckdb');
+    const missing = await runInProcess(['diff', 'NYSE', 'Equity', '--offline'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: none }) });
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr.split('\n')[0]).toBe(`mkt: no mirror at ${none}`);
+    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
+    expect((await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) })).code).toBe(0);
+    counted.requests.length = 0;
+    const outside = await runInProcess(['diff', 'NYSE', 'Equity', '--offline'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) });
+    expect(outside).toMatchObject({ code: 2, stdout: '' });
+    expect(outside.stderr.split('\n')[0]).toBe('mkt: the mirror cannot answer this: the mirror holds no --exchange-name NYSE, only CBOE');
+    expect(counted.requests).toHaveLength(0);
+  });
+
+  it.each([
+    ['a rejected key', 401, 3, 'mkt: the service rejected the API key (401)'],
+    ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for these results (403)'],
+    ['a server failure', 500, 1, undefined],
+    ['a network failure', 'closed', 1, undefined],
+  ] as const)('with a mirror that holds the group, %s exits as anywhere else with --exit-code too, never 10', async (_case, failure, code, message) => {
+    await addVersion('NASDAQ_PHLX', 'Option', 1);
+    let failing = false;
+    // The sandbox until the mirror is synced, then the failure.
+    const server = await servers((request, response) => {
+      // 'closed' closes the server instead, and is never answered.
+      if (failing) return sendJson(response, failure as number, { detail: 'no' });
+      fetch(`${sandbox.current.url}${request.url}`, { headers: { 'x-service-api-access-key': sandbox.current.keys.api_key } })
+        .then(async (answer) => sendJson(response, answer.status, await answer.json()))
+        .catch(() => response.destroy());
+    });
+    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+    const serverEnv = env({ MKT_BASE_URL: server.url, MKT_MIRROR: mirror });
+    expect((await runInProcess(['sync'], { env: serverEnv })).code).toBe(0);
+    expect((await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json'], { env: serverEnv })).code).toBe(10);
+    failing = true;
+    if (failure === 'closed') await server.close();
+    const run = await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json', '--retries', '0'], { env: serverEnv });
+    expect(run).toMatchObject({ code, stdout: '' });
+    if (message) expect(run.stderr.split('\n')[0]).toBe(message);
+  });
+});
+
+// Issue 36, point 2: --columns names the fields of diff's output, whatever the data.
+describe('mkt diff --columns', () => {
+  const record = (id: string, version: string, scraped: string, charge: string, amount: string) =>
+    Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, ({
+      id, version_id: version, scraped_time: scraped, created_on: scraped.slice(0, 26), exchange_name: 'X', fee_type: 'Equity', fee_category: 'Participant Fee', fee_charge_type: charge, fee_amount: amount,
+    } as Record<string, string>)[name] ?? null]));
+  const older = '2024-01-01T00:00:00.000000+00:00';
+  const newer = '2024-01-02T00:00:00.000000+00:00';
+  const serving = async (data: object[]) =>
+    servers((_request, response) =>
+      sendJson(response, 200, { success: true, message: '', data, total_records: data.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }));
+
+  it.each([
+    ['an addition', [record('c', 'v2', newer, 'Add', '$2'), record('b', 'v2', newer, 'Keep', '$1'), record('a', 'v1', older, 'Keep', '$1')], 'change,before.fee_amount,after.fee_amount',
+      '[\n  {"change":"added","before":null,"after":{"fee_amount":"$2"}}\n]\n'],
+    ['a removal', [record('b', 'v2', newer, 'Keep', '$1'), record('a', 'v1', older, 'Keep', '$1'), record('c', 'v1', older, 'Gone', '$3')], 'change,after.fee_amount,before.fee_amount,fields',
+      '[\n  {"change":"removed","after":null,"before":{"fee_amount":"$3"},"fields":[]}\n]\n'],
+  ])('takes before.<field> and after.<field> when the first difference is %s', async (_case, data, columns, stdout) => {
+    const server = await serving(data);
+    const run = await runInProcess(['diff', 'X', 'Equity', '-f', 'json', '--columns', columns], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' } });
+    expect(run).toMatchObject({ code: 0, stdout });
+  });
+
+  it.each([
+    [['-f', 'json', '--columns', 'change,befor.fee_amount'], 'mkt: unknown column "befor.fee_amount" in --columns; did you mean before.fee_amount?'],
+    [['-f', 'ndjson', '--columns', 'amount_change'], 'mkt: unknown column "amount_change" in --columns'],
+    [['-f', 'json', '--columns', 'before.fee_amount_value'], 'mkt: unknown column "before.fee_amount_value" in --columns'],
+    [['-f', 'csv', '--columns', 'change,nope'], 'mkt: unknown column "nope" in --columns; did you mean now?'],
+    [['-f', 'table', '--columns', 'fields'], 'mkt: unknown column "fields" in --columns; did you mean field?'],
+  ])('%j: exit 2 before any request', async (args, message) => {
+    const server = await serving([]);
+    const run = await runInProcess(['diff', 'X', 'Equity', ...args], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' } });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr.split('\n')[0]).toBe(message);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('takes amount_change and the parsed amounts with --parse-amounts', async () => {
+    const server = await serving([record('b', 'v2', newer, 'Keep', '$2'), record('a', 'v1', older, 'Keep', '$1')]);
+    const run = await runInProcess(['diff', 'X', 'Equity', '--parse-amounts', '-f', 'ndjson', '--columns', 'amount_change,after.fee_amount_value,before.fee_amount_unit'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' } });
+    expect(run).toMatchObject({ code: 0, stdout: '{"amount_change":1,"after":{"fee_amount_value":2},"before":{"fee_amount_unit":"USD"}}\n' });
   });
 });
