@@ -38,8 +38,12 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
         + 'symbol, basis, monthly volume, action and participant details), not by id, which changes with every version; '
         + 'a pair whose amount, notes or other fields differ is changed, with those fields named, and items of one identity are paired '
         + 'so that the fewest differences are reported. Reads the mirror when it holds the fee schedule and one request '
-        + '(its newest record) shows the service has no other newest version; else the results endpoint, newest first, '
-        + 'only the pages the two versions need. At a terminal and with --verbose, one line on stderr says which answered.',
+        + "(the group's newest record) shows the service's newest version is the mirror's; otherwise, or with --online, "
+        + 'the results endpoint, newest first, only the pages the two versions need. --offline reads the mirror and sends nothing. '
+        + 'At a terminal and with --verbose, one line on stderr says where the answer came from: "from the mirror PATH, synced TIME", '
+        + '"from the service", "from the service: the mirror PATH, synced TIME, is behind it on EXCHANGE FEE-TYPE", or with --offline '
+        + '"from the mirror PATH, synced TIME; the service was not asked (--offline): it may hold a newer version". '
+        + 'In JSON and NDJSON, --columns takes change, fields, before.<field>, after.<field> (and amount_change with --parse-amounts).',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .argument('<fee-type>', `fee type: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('<fee-type>', value, ENUM_FILTER_VALUES.fee_type))
@@ -68,6 +72,9 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
   addExamples(command, [
     { comment: "An analyst: what NYSE's equity fees changed in their newest version", command: 'mkt diff NYSE Equity --parse-amounts' },
     { comment: 'Between the versions in force on two dates, as CSV', command: 'mkt diff CBOE Option --from 2025-01-31 --to 2025-06-30 -o changes.csv' },
-    { comment: 'In cron: alert when a venue changes its fees (exit 10)', command: 'mkt diff NYSE Equity --exit-code -f ndjson > nyse.ndjson; [ $? -eq 10 ] && notify "NYSE fees changed"' },
+    {
+      comment: "In cron: alert when NYSE's equity fees changed since yesterday (exit 10; GNU date)",
+      command: 'mkt diff NYSE Equity --from "$(date -d yesterday +%F)" --exit-code -f ndjson > nyse.ndjson; [ $? -eq 10 ] && notify "NYSE fees changed"',
+    },
   ]);
 }
