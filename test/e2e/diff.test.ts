@@ -43,6 +43,16 @@ async function versionsOf(exchange: string, feeType: string): Promise<Map<string
   return byVersion;
 }
 
+/** A mirror of the whole sandbox, synced through a relay that then counts the requests of the commands after the sync. */
+async function syncedMirror() {
+  const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+  const counted = await relay(sandbox.current.url);
+  const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
+  expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
+  counted.requests.length = 0;
+  return { mirror, counted, relayed };
+}
+
 /** The request diff sends to learn the service's newest version of a group. */
 const newestOfGroup = (exchange: string, feeType: string): string =>
   `/api/v1/fee-schedule-results?exchange_name=${exchange}&fee_type=${feeType}&order_by=scraped_time&order_dir=desc&page_size=1&page_number=0`;
@@ -129,11 +139,7 @@ describe('mkt diff', () => {
 
   it('reads the mirror when it holds the group and one request shows the service has nothing newer: the same answer', async () => {
     await addVersion('MIAX', 'Option', 3);
-    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
-    const counted = await relay(sandbox.current.url);
-    const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
-    expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
-    counted.requests.length = 0;
+    const { counted, relayed } = await syncedMirror();
     const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
     expect(counted.requests.map((request) => request.url)).toEqual([newestOfGroup('MIAX', 'Option')]);
     const online = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: env() });
@@ -200,10 +206,7 @@ describe('where mkt diff answers from', () => {
 
   it('says so on a terminal: the mirror while the service has nothing newer, then the service once it has; --offline sends nothing, --online skips the mirror', async () => {
     await addVersion('BOX', 'Option', 1);
-    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
-    const counted = await relay(sandbox.current.url);
-    const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
-    expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
+    const { mirror, counted, relayed } = await syncedMirror();
     const synced = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed });
 
     counted.requests.length = 0;
