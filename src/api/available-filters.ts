@@ -40,3 +40,9 @@ export function exchangesOf(body: unknown): { exchanges: KnownExchange[]; droppe
   }
   return { exchanges: [...exchanges.values()], dropped };
 }
+
+/** The fee types in an answer of "Get Available Filters", `data.fee_types`; undefined when the answer has another shape. */
+export function feeTypesOf(body: unknown): string[] | undefined {
+  const values = isObject(body) && isObject(body.data) ? body.data.fee_types : undefined;
+  return Array.isArray(values) ? values.filter((value): value is string => typeof value === 'string') : undefined;
+}

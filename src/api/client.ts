@@ -28,9 +28,10 @@ export interface ServiceClient {
   fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage>;
   /**
    * GET /api/v1/fee-schedule-results/filters ("Get Available Filters"): the body as the service
-   * sent it, or undefined when the service does not answer that operation (404, 405).
+   * sent it, or undefined when the service does not answer that operation (404, 405). With
+   * exchanges named, the values of their records alone.
    */
-  fetchAvailableFilters(): Promise<unknown>;
+  fetchAvailableFilters(exchangeNames?: readonly string[]): Promise<unknown>;
 }
 
 export interface ClientAuth {
@@ -135,9 +136,9 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       return checkResultsPage(body, { host: transport.host, key: apiKey, page: query.page_number ?? 0 });
     },
 
-    async fetchAvailableFilters() {
+    async fetchAvailableFilters(exchangeNames = []) {
       try {
-        return await transport.getJson(AVAILABLE_FILTERS, new URLSearchParams(), resultsKey);
+        return await transport.getJson(AVAILABLE_FILTERS, new URLSearchParams(exchangeNames.map((name): [string, string] => ['exchange_name', name])), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 import { addExamples } from './examples.js';
-import { parseExchangeId, parseVolumeFlag } from './flag-values.js';
+import { ENUM_FILTER_VALUES } from '../api/filters.js';
+import { matchAllowed, parseExchangeId, parseVolumeFlag } from './flag-values.js';
 
 /** `--make-share`: the part of the volume that adds liquidity, from 0 to 1. */
 function parseMakeShare(value: string): number {
@@ -16,19 +17,25 @@ export function registerCompareCommand(program: Command, contextFor: ContextFor)
     .command('compare')
     .description(
       'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. '
-        + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges, one request each.',
+        + 'Only venues of one unit and currency are ranked together, a table each: a schedule does not say what its numbers are per, '
+        + 'so a venue whose results are all Equity is per share, all Option per contract, and one with both or neither is of unknown unit, '
+        + 'shown apart and never ranked. The fee types come from the service\'s available filters narrowed to the venue: '
+        + 'two requests a venue, the filters and the schedule (one with --fee-type for a venue it leaves out). '
+        + 'No request tells the currency: it is null, and the group says "currency unknown". '
+        + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges.',
     )
     .argument('[exchange...]', 'exchange identifiers, e.g. NYSE CBOE IEX', (value: string, previous: string[] = []) => [...previous, parseExchangeId(value)])
     .option('--volume <n>', 'monthly volume that picks each venue\'s tier (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag, 0)
     .option('--make-share <f>', 'part of the volume that adds liquidity, from 0 to 1', parseMakeShare, 0.5)
+    .option('--fee-type <type>', `only the venues priced in one class's unit: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('--fee-type', value, ENUM_FILTER_VALUES.fee_type))
     .option('--all-exchanges', 'with no exchange named, compare every one `mkt exchanges` knows even when they are more than 50')
-    .action(async (exchanges: string[], flags: { volume: number; makeShare: number; allExchanges?: boolean }, self: Command) => {
+    .action(async (exchanges: string[], flags: { volume: number; makeShare: number; feeType?: string; allExchanges?: boolean }, self: Command) => {
       const allExchanges = flags.allExchanges === true;
       if (allExchanges && exchanges.length > 0) {
         throw new UsageError('give exchanges or --all-exchanges, not both', { hint: '--all-exchanges compares every exchange `mkt exchanges` knows.' });
       }
       const { runCompare } = await import('./compare-run.js');
-      await runCompare(contextFor(self), { exchanges, allExchanges, volume: flags.volume, makeShare: flags.makeShare });
+      await runCompare(contextFor(self), { exchanges, allExchanges, volume: flags.volume, makeShare: flags.makeShare, feeType: flags.feeType });
     });
   addExamples(command, [
     { comment: 'Where a 50-million-share month costs least, 30% of it adding liquidity', command: 'mkt compare NYSE NASDAQ CBOE IEX --volume 50M --make-share 0.3' },
