@@ -11,7 +11,7 @@ import {
 import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
-import { AVAILABLE_FILTERS, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
+import { AVAILABLE_FILTERS, EXCHANGE_LIST, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
 import { checkResultsPage, malformedAnswer } from './results-page.js';
 import { toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
@@ -32,6 +32,11 @@ export interface ServiceClient {
    * exchanges named, the values of their records alone.
    */
   fetchAvailableFilters(exchangeNames?: readonly string[]): Promise<unknown>;
+  /**
+   * GET /api/v1/exchanges/, the exchange list of the service's 2026 reference: the body as the
+   * service sent it, or undefined when the service does not answer it (404, 405) or the key may not (403).
+   */
+  fetchExchangeList(): Promise<unknown>;
 }
 
 export interface ClientAuth {
@@ -145,6 +150,19 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         if (error.status === 403) throw new NotLicensedError('your key is not licensed for the available filters (403)');
         // The document names the operation but not its path: a service without it is not an error.
         if (error.status === 404 || error.status === 405) return undefined;
+        throw withServiceDetail(error);
+      }
+    },
+
+    async fetchExchangeList() {
+      try {
+        // The 2026 reference sends the results endpoint's header on every endpoint.
+        return await transport.getJson(EXCHANGE_LIST, new URLSearchParams(), resultsKey);
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw exhausted(error);
+        if (error.status === 401) throw rejectedKey();
+        // An older service has no list: the caller asks another way.
+        if (error.status === 403 || error.status === 404 || error.status === 405) return undefined;
         throw withServiceDetail(error);
       }
     },

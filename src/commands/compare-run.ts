@@ -1,4 +1,4 @@
-import { feeTypesOf } from '../api/available-filters.js';
+import { feeTypesByExchange, feeTypesOf } from '../api/available-filters.js';
 import type { ServiceClient } from '../api/client.js';
 import { blendedRate, ratesAtVolume } from '../api/tiers.js';
 import { UNIT_OF_FEE_TYPE, unitOfFeeTypes, type VenueUnit } from '../api/venue-units.js';
@@ -84,27 +84,32 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (it
 }
 
 /**
- * Asks the service which fee types each venue's results carry ("Get Available Filters" narrowed
- * to the venue), each venue once, and says what its schedule is counted in. A service without
- * the operation, or with an answer of another shape, leaves every unit unknown; so does a venue
- * whose filters the key may not read.
+ * What each venue's schedule is counted in, from the fee types its results carry: the service's
+ * exchange list tells every venue's in one request; a service without it is asked for each
+ * venue's available filters (narrowed to the venue), one request each. A venue whose fee types
+ * the service does not give, or the key may not read, is of unknown unit.
  */
-function unitsFrom(client: ServiceClient): (exchange: string) => Promise<VenueUnit | null> {
+async function venueUnits(client: ServiceClient): Promise<(exchange: string) => Promise<VenueUnit | null>> {
+  const listed = feeTypesByExchange(await answerOrUndefined(client.fetchExchangeList()));
+  if (listed !== undefined) return async (exchange) => unitOfFeeTypes(listed.get(exchange) ?? []);
   let answered = true;
   return async (exchange) => {
     if (!answered) return null;
-    let body: unknown;
-    try {
-      body = await client.fetchAvailableFilters([exchange]);
-    } catch (error) {
-      if (error instanceof NotLicensedError || error instanceof MalformedResponseError) return null;
-      throw error;
-    }
-    const feeTypes = feeTypesOf(body);
-    // Without the operation, asking for the next venue would only cost another request.
+    const body = await answerOrUndefined(client.fetchAvailableFilters([exchange]));
+    // A service without the operation: asking again for the next venue would only cost a request.
     if (body === undefined) answered = false;
-    return feeTypes === undefined ? null : unitOfFeeTypes(feeTypes);
+    return unitOfFeeTypes(feeTypesOf(body) ?? []);
   };
+}
+
+/** The body, or undefined for an answer that is not one (not JSON, too large) or that the key may not read. */
+async function answerOrUndefined(answer: Promise<unknown>): Promise<unknown> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof NotLicensedError || error instanceof MalformedResponseError) return undefined;
+    throw error;
+  }
 }
 
 /** Venues of one unit and currency, ranked together; `unit` null: the venues of unknown unit, never ranked. */
@@ -166,7 +171,7 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   await warnOfUnknownExchanges(context, request.exchanges);
   const exchanges = request.exchanges.length > 0 ? [...new Set(request.exchanges)] : await everyKnownExchange(context, request.allExchanges);
   const client = await context.client();
-  const unitOf = unitsFrom(client);
+  const unitOf = await venueUnits(client);
   const wanted = request.feeType === undefined ? undefined : UNIT_OF_FEE_TYPE.get(request.feeType.toLowerCase());
 
   // A venue's error in its row is short (the row names the venue); its warning has the whole message.
