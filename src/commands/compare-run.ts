@@ -59,7 +59,7 @@ async function everyKnownExchange(context: Context, all: boolean): Promise<strin
   const known = (await exchangeList(context, false)).list.exchanges.map((exchange) => exchange.id);
   if (known.length > MAX_UNNAMED_EXCHANGES && !all) {
     const count = groupDigits(known.length);
-    throw new UsageError(`comparing every exchange \`mkt exchanges\` knows would send ${count} requests, one per exchange`, {
+    throw new UsageError(`comparing every exchange \`mkt exchanges\` knows would ask for ${count} fee schedules, a request each`, {
       hint: `Name the exchanges to compare, or add --all-exchanges to compare all ${count}.`,
     });
   }
@@ -225,7 +225,11 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   if (output.format === 'table' && output.outputPath === undefined) {
     for (const [index, group] of groups.entries()) {
       output.stdout.write(`${index > 0 ? '\n' : ''}${headingOf(group)}\n`);
-      await writeDataset({ ...dataset, batches: inOneBatch(group.rows) }, output);
+      // A group shows no rank column when it is not ranked, and no error column when every venue in it was compared.
+      const shown = COMPARE_TABLE_COLUMNS.filter(
+        ({ name }) => (name !== 'rank' || group.unit !== null) && (name !== 'error' || group.rows.some((row) => row.error !== null)),
+      );
+      await writeDataset({ ...dataset, tableColumns: shown, batches: inOneBatch(group.rows) }, output);
     }
     return;
   }
