@@ -83,13 +83,33 @@ async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (it
   return results;
 }
 
+/** What a venue's numbers are per, and in, as far as the data tells. */
+interface VenueMeasure {
+  unit: VenueUnit | null;
+  currency: string | null;
+}
+
 /**
- * What each venue's schedule is counted in, from the fee types its results carry: the service's
- * exchange list tells every venue's in one request; a service without it is asked for each
- * venue's available filters (narrowed to the venue), one request each. A venue whose fee types
- * the service does not give, or the key may not read, is of unknown unit.
+ * What each venue's schedule is counted in, from the fee types its results carry. The mirror,
+ * for a venue whose every record it holds, tells that at no cost, and the currency: the one its
+ * amounts name. For the others the service's exchange list tells every venue's fee types in one
+ * request; a service without it is asked each venue's available filters (narrowed to the
+ * venue), one request each. The service tells no currency. A venue whose fee types neither
+ * gives, or the key may not read, is of unknown unit.
  */
-async function venueUnits(client: ServiceClient): Promise<(exchange: string) => Promise<VenueUnit | null>> {
+async function venueMeasures(context: Context, client: ServiceClient, exchanges: readonly string[]): Promise<(exchange: string) => Promise<VenueMeasure>> {
+  const { mirroredVenueFacts } = await import('../mirror/venue-facts.js');
+  const mirrored = await mirroredVenueFacts(context);
+  const fromService = exchanges.every((exchange) => mirrored?.has(exchange)) ? undefined : await serviceUnits(client);
+  return async (exchange) => {
+    const facts = mirrored?.get(exchange);
+    if (facts) return { unit: unitOfFeeTypes(facts.feeTypes), currency: facts.currencies.length === 1 ? (facts.currencies[0] as string) : null };
+    return { unit: fromService ? await fromService(exchange) : null, currency: null };
+  };
+}
+
+/** Each venue's unit from the service: its exchange list, else each venue's available filters. */
+async function serviceUnits(client: ServiceClient): Promise<(exchange: string) => Promise<VenueUnit | null>> {
   const listed = feeTypesByExchange(await answerOrUndefined(client.fetchExchangeList()));
   if (listed !== undefined) return async (exchange) => unitOfFeeTypes(listed.get(exchange) ?? []);
   let answered = true;
@@ -171,19 +191,19 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   await warnOfUnknownExchanges(context, request.exchanges);
   const exchanges = request.exchanges.length > 0 ? [...new Set(request.exchanges)] : await everyKnownExchange(context, request.allExchanges);
   const client = await context.client();
-  const unitOf = await venueUnits(client);
+  const measureOf = await venueMeasures(context, client, exchanges);
   const wanted = request.feeType === undefined ? undefined : UNIT_OF_FEE_TYPE.get(request.feeType.toLowerCase());
 
   // A venue's error in its row is short (the row names the venue); its warning has the whole message.
   const failures = new Map<string, MktError>();
   const leftOut: string[] = [];
   const rows = await mapConcurrently(exchanges, CONCURRENCY, async (exchange): Promise<JsonObject | undefined> => {
-    const unit = await unitOf(exchange);
+    const { unit, currency } = await measureOf(exchange);
     if (wanted !== undefined && unit !== wanted) {
       leftOut.push(exchange);
       return undefined;
     }
-    const row = { exchange, unit, currency: null, rank: null };
+    const row = { exchange, unit, currency, rank: null };
     const failed = (error: MktError, short: string): JsonObject => {
       failures.set(exchange, error);
       return { ...row, error: short };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatLocalMicros, formatOffsetMicros } from '../../src/sandbox/time.js';
 import { blendedRate, ratesAtVolume } from '../../src/api/tiers.js';
-import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
+import { emptyResultsPage, sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -273,5 +274,59 @@ describe('mkt compare: units', () => {
       { exchange: 'CONTRACTS', unit: 'per contract', currency: null, rank: 1, tier: null, maker: -0.4, taker: 0.5, blended: 0.05, effective_date: '2026-01-02', error: null },
     ]);
     expect(service.paths().filter((path) => path.endsWith('/fees'))).toEqual(['/api/v1/exchanges/CONTRACTS/fees']);
+  });
+
+  it('takes the fee types and the currency from the mirror of a venue it holds whole, asking the service for neither', async () => {
+    // Each venue's records: its fee type and amounts. A currency is the one its amounts name; % is none.
+    const held: Record<string, [string, string][]> = {
+      EUR_OPTIONS: [['OPTION', '€0.25'], ['Option', 'EUR 0.10 per contract']],
+      USD_SHARES: [['Equity', '$0.0030'], ['Equity', '0.30%'], ['Equity', '($0.0020)']],
+      MIXED: [['Equity', '$0.0030'], ['Equity', '£0.25 per contract']],
+      BOTH: [['Equity', '$0.0030'], ['Option', '$0.25']],
+    };
+    const start = Date.UTC(2025, 0, 1) * 1000;
+    const records = Object.entries(held).flatMap(([exchange, items], v) => items.map(([feeType, amount], i) => {
+      const n = v * 10 + i;
+      return {
+        id: `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`,
+        exchange_name: exchange,
+        fee_type: feeType,
+        fee_amount: amount,
+        version_id: `00000000-0000-4000-9000-${(v * 2 + (feeType.toLowerCase() === 'option' ? 1 : 0)).toString(16).padStart(12, '0')}`,
+        scraped_time: formatOffsetMicros(start + n * 1_000_000),
+        created_on: formatLocalMicros(start + n * 1_000_000),
+      };
+    }));
+    const server = await servers((request, response) => {
+      const url = new URL(request.url, 'http://127.0.0.1');
+      if (url.pathname === '/api/v1/fee-schedule-results') {
+        const size = Number(url.searchParams.get('page_size') ?? 20);
+        const page = Number(url.searchParams.get('page_number') ?? 0);
+        const ordered = url.searchParams.get('order_dir') === 'asc' ? records : [...records].reverse();
+        sendJson(response, 200, { ...emptyResultsPage(size, page), data: ordered.slice(page * size, (page + 1) * size), total_records: records.length, total_pages: Math.ceil(records.length / size) });
+        return;
+      }
+      const exchange = /^\/api\/v1\/exchanges\/([^/]+)\/fees$/.exec(url.pathname)?.[1];
+      if (exchange === undefined) {
+        sendJson(response, 404, { detail: 'Not Found' });
+        return;
+      }
+      sendJson(response, 200, { exchange, effective_date: '2026-01-02', fee_schedule: { maker_fee: -0.002, taker_fee: 0.003 } });
+    });
+    const env = { MKT_BASE_URL: server.url, MKT_API_KEY: 'k', MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_DATA_DIR: tempDir('mkt-data-') };
+    expect((await runInProcess(['sync'], { env })).code).toBe(0);
+    server.requests.splice(0);
+    const run = await runInProcess(['compare', ...Object.keys(held), '-f', 'ndjson', '--columns', 'exchange,unit,currency,rank'], { env });
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: [
+        { exchange: 'USD_SHARES', unit: 'per share', currency: 'USD', rank: 1 },
+        { exchange: 'MIXED', unit: 'per share', currency: null, rank: 1 },
+        { exchange: 'EUR_OPTIONS', unit: 'per contract', currency: 'EUR', rank: 1 },
+        { exchange: 'BOTH', unit: null, currency: 'USD', rank: null },
+      ].map((row) => `${JSON.stringify(row)}\n`).join(''),
+    });
+    expect(server.requests.map((request) => request.url).sort()).toEqual(Object.keys(held).map((exchange) => `/api/v1/exchanges/${exchange}/fees`).sort());
   });
 });
