@@ -17,17 +17,18 @@ export function registerCompareCommand(program: Command, contextFor: ContextFor)
     .command('compare')
     .description(
       'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. '
-        + 'Only venues of one unit and currency are ranked together, a table each: a schedule does not say what its numbers are per, '
-        + 'so a venue whose results are all Equity is per share, all Option per contract, and one with both or neither is of unknown unit, '
-        + 'shown apart and never ranked. The fee types come from the service\'s available filters narrowed to the venue: '
-        + 'two requests a venue, the filters and the schedule (one with --fee-type for a venue it leaves out). '
-        + 'No request tells the currency: it is null, and the group says "currency unknown". '
+        + 'A venue is ranked only among the venues of its unit and currency, a table each at a terminal; JSON, CSV and Parquet give each row its unit, currency and rank. '
+        + 'A schedule does not say what its numbers are per, so the unit comes from the fee types of the venue\'s results: all Equity is per share, all Option per contract, '
+        + 'and both or neither is "unit unknown", shown apart and never ranked. '
+        + 'The mirror tells them, with no request, for a venue whose every record it holds, and the currency: the one its amounts name (USD, EUR or GBP), else null. '
+        + 'Otherwise the service does, without a currency: its exchange list (GET /api/v1/exchanges/), one request for all venues, '
+        + 'or, when it has none, each venue\'s available filters, a request each. Each venue\'s schedule is one more request. '
         + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges.',
     )
     .argument('[exchange...]', 'exchange identifiers, e.g. NYSE CBOE IEX', (value: string, previous: string[] = []) => [...previous, parseExchangeId(value)])
     .option('--volume <n>', 'monthly volume that picks each venue\'s tier (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag, 0)
     .option('--make-share <f>', 'part of the volume that adds liquidity, from 0 to 1', parseMakeShare, 0.5)
-    .option('--fee-type <type>', `only the venues priced in one class's unit: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('--fee-type', value, ENUM_FILTER_VALUES.fee_type))
+    .option('--fee-type <value>', `only the venues priced in one class's unit: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('--fee-type', value, ENUM_FILTER_VALUES.fee_type))
     .option('--all-exchanges', 'with no exchange named, compare every one `mkt exchanges` knows even when they are more than 50')
     .action(async (exchanges: string[], flags: { volume: number; makeShare: number; feeType?: string; allExchanges?: boolean }, self: Command) => {
       const allExchanges = flags.allExchanges === true;
@@ -39,6 +40,7 @@ export function registerCompareCommand(program: Command, contextFor: ContextFor)
     });
   addExamples(command, [
     { comment: 'Where a 50-million-share month costs least, 30% of it adding liquidity', command: 'mkt compare NYSE NASDAQ CBOE IEX --volume 50M --make-share 0.3' },
+    { comment: 'The option venues alone, ranked per contract, 2 million contracts a month', command: 'mkt compare --fee-type Option --volume 2M' },
     { comment: 'Every venue the key reaches, however many, as CSV for a spreadsheet', command: 'mkt compare --all-exchanges --volume 2.5B -o venues.csv' },
   ]);
 }
