@@ -34,7 +34,7 @@ export interface ServiceClient {
   fetchAvailableFilters(exchangeNames?: readonly string[]): Promise<unknown>;
   /**
    * GET /api/v1/exchanges/, the exchange list of the service's 2026 reference: the body as the
-   * service sent it, or undefined when the service does not answer it (404, 405) or the key may not (403).
+   * service sent it, or undefined when the service does not answer it (401, 403, 404, 405).
    */
   fetchExchangeList(): Promise<unknown>;
 }
@@ -160,9 +160,9 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         return await transport.getJson(EXCHANGE_LIST, new URLSearchParams(), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
-        if (error.status === 401) throw rejectedKey();
-        // An older service has no list: the caller asks another way.
-        if (error.status === 403 || error.status === 404 || error.status === 405) return undefined;
+        // An older service has no list, and may refuse the path for its header before it finds none
+        // (401): the caller asks another way, whose answer tells a rejected key.
+        if ([401, 403, 404, 405].includes(error.status)) return undefined;
         throw withServiceDetail(error);
       }
     },

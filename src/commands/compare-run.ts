@@ -253,5 +253,7 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
     }
     return;
   }
-  await writeDataset({ ...dataset, batches: inOneBatch(groups.flatMap((group) => group.rows)) }, output);
+  // A table in a file has no headings: its rows say their unit and currency.
+  const tableColumns = [...COMPARE_TABLE_COLUMNS.slice(0, 2), { name: 'unit', header: 'Unit' }, { name: 'currency', header: 'Currency' }, ...COMPARE_TABLE_COLUMNS.slice(2)];
+  await writeDataset({ ...dataset, tableColumns, batches: inOneBatch(groups.flatMap((group) => group.rows)) }, output);
 }

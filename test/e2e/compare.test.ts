@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatLocalMicros, formatOffsetMicros } from '../../src/sandbox/time.js';
 import { blendedRate, ratesAtVolume } from '../../src/api/tiers.js';
@@ -180,6 +182,11 @@ describe('mkt compare: units', () => {
         sendJson(response, 200, { data: known.map(([name, venue]) => ({ name, fee_types: venue.feeTypes })), meta: { record_count: known.length } });
         return;
       }
+      // An older service may refuse a path it does not have for the header it does not expect there.
+      if (url.pathname === '/api/v1/exchanges/' && discovery === 'filters') {
+        sendJson(response, 401, { detail: 'Not authenticated' });
+        return;
+      }
       if (url.pathname === '/api/v1/fee-schedule-results/filters' && discovery === 'filters') {
         const venue = venues[url.searchParams.get('exchange_name') ?? ''];
         sendJson(response, 200, { data: { exchange_names: [], fee_types: venue?.feeTypes ?? [] } });
@@ -240,7 +247,7 @@ describe('mkt compare: units', () => {
     expect(service.paths().filter((path) => !path.endsWith('/fees'))).toEqual(['/api/v1/exchanges/']);
   });
 
-  it('asks a service without the exchange list for each venue\'s filters, and reads the fee types in any spelling', async () => {
+  it('asks a service without the exchange list (401 there) for each venue\'s filters, and reads the fee types in any spelling', async () => {
     const service = await serviceOf(VENUES, 'filters');
     const run = await runInProcess(['compare', ...Object.keys(VENUES), '-f', 'ndjson', '--columns', 'exchange,unit,rank'], { env: service.env });
     expect(run).toMatchObject({ code: 0, stderr: '' });
@@ -254,6 +261,31 @@ describe('mkt compare: units', () => {
     ].map((row) => `${JSON.stringify(row)}\n`).join(''));
     const filters = service.paths().filter((path) => path.startsWith('/api/v1/fee-schedule-results/filters')).sort();
     expect(filters).toEqual(Object.keys(VENUES).map((name) => `/api/v1/fee-schedule-results/filters?exchange_name=${name}`).sort());
+  });
+
+  it('gives a table written to a file each row\'s unit and currency, since it has no headings', async () => {
+    const service = await serviceOf(VENUES, 'list');
+    const file = join(tempDir('mkt-out-'), 'venues.txt');
+    const run = await runInProcess(['compare', 'SHARES_A', 'CONTRACTS', 'BOTH', '-f', 'table', '-o', file], { env: service.env });
+    expect(run).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(readFileSync(file, 'utf8').split('\n').slice(0, 7)).toEqual([
+      '┌───┬───────────┬──────────────┬──────────┬──────┬────────┬───────┬─────────┬────────────┬───────┐',
+      '│ # │ Exchange  │ Unit         │ Currency │ Tier │  Maker │ Taker │ Blended │ Effective  │ Error │',
+      '├───┼───────────┼──────────────┼──────────┼──────┼────────┼───────┼─────────┼────────────┼───────┤',
+      '│ 1 │ SHARES_A  │ per share    │          │      │ -0.002 │ 0.003 │  0.0005 │ 2026-01-02 │       │',
+      '│ 1 │ CONTRACTS │ per contract │          │      │   -0.4 │   0.5 │    0.05 │ 2026-01-02 │       │',
+      '│   │ BOTH      │              │          │      │   -0.5 │   0.1 │    -0.2 │ 2026-01-02 │       │',
+      '└───┴───────────┴──────────────┴──────────┴──────┴────────┴───────┴─────────┴────────────┴───────┘',
+    ]);
+  });
+
+  it('exits 3 on a rejected key, whichever request meets it first', async () => {
+    const run = await runInProcess(['compare', 'NYSE', 'CBOE'], { env: { ...env(), MKT_API_KEY: 'bogus-key-1234' } });
+    expect(run).toMatchObject({
+      code: 3,
+      stdout: '',
+      stderr: 'mkt: the service rejected the API key (401)\nMKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n',
+    });
   });
 
   it('ranks nothing when the service tells no venue\'s fee types', async () => {
