@@ -231,8 +231,10 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   });
   for (const { exchange, error } of inOrder) context.log.warn(`${exchange}: ${error.message}`);
   if (leftOut.length > 0) {
-    const named = exchanges.filter((exchange) => leftOut.includes(exchange));
-    context.log.info(`--fee-type ${request.feeType} left out ${named.length === 1 ? 'a venue' : `${groupDigits(named.length)} venues`} not known to be priced ${wanted}: ${named.join(', ')}`);
+    const venues = leftOut.length === 1 ? 'a venue' : `${groupDigits(leftOut.length)} venues`;
+    // The venues the user named, by name; of every known venue, only how many.
+    const which = request.exchanges.length > 0 ? `: ${exchanges.filter((exchange) => leftOut.includes(exchange)).join(', ')}` : '';
+    context.log.info(`--fee-type ${request.feeType} left out ${venues} not known to be priced ${wanted}${which}`);
   }
   const kept = rows.filter((row): row is JsonObject => row !== undefined);
   if (!kept.some((row) => row.error === null)) {

@@ -298,6 +298,11 @@ describe('mkt compare: units', () => {
     });
   });
 
+  it('with --fee-type and no venue named, says how many venues it left out', async () => {
+    const run = await runInProcess(['compare', '--fee-type', 'Option', '-f', 'csv', '--columns', 'exchange'], { env: env('scoped_api_key') });
+    expect(run).toMatchObject({ code: 0, stdout: 'exchange\r\nCBOE\r\n', stderr: '--fee-type Option left out 2 venues not known to be priced per contract\n' });
+  });
+
   it('with --fee-type, asks no fee schedule of a venue it leaves out', async () => {
     const service = await serviceOf(VENUES, 'list');
     const run = await runInProcess(['compare', ...Object.keys(VENUES), '--fee-type', 'Option', '-f', 'json', '--quiet'], { env: service.env });
