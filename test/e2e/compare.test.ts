@@ -187,6 +187,11 @@ describe('mkt compare: units', () => {
         sendJson(response, 401, { detail: 'Not authenticated' });
         return;
       }
+      // Every venue when not narrowed, for `mkt exchanges`; narrowed to one, its fee types.
+      if (url.pathname === '/api/v1/fee-schedule-results/filters' && !url.searchParams.has('exchange_name')) {
+        sendJson(response, 200, { data: { exchange_names: Object.keys(venues) } });
+        return;
+      }
       if (url.pathname === '/api/v1/fee-schedule-results/filters' && discovery === 'filters') {
         const venue = venues[url.searchParams.get('exchange_name') ?? ''];
         sendJson(response, 200, { data: { exchange_names: [], fee_types: venue?.feeTypes ?? [] } });
@@ -299,9 +304,13 @@ describe('mkt compare: units', () => {
   });
 
   it('with --fee-type and no venue named, says how many venues it left out', async () => {
-    const run = await runInProcess(['compare', '--fee-type', 'Option', '-f', 'csv', '--columns', 'exchange'], { env: env('scoped_api_key') });
-    // In this small sandbox NASDAQ's results are all options, and NYSE's of both classes.
-    expect(run).toMatchObject({ code: 0, stdout: 'exchange\r\nNASDAQ\r\nCBOE\r\n', stderr: '--fee-type Option left out a venue not known to be priced per contract\n' });
+    const service = await serviceOf(VENUES, 'list');
+    const run = await runInProcess(['compare', '--fee-type', 'Equity', '-f', 'csv', '--columns', 'exchange,rank'], { env: service.env });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: 'exchange,rank\r\nSHARES_A,1\r\nSHARES_C,1\r\nSHARES_B,3\r\n',
+      stderr: '--fee-type Equity left out 3 venues not known to be priced per share\n',
+    });
   });
 
   it('with --fee-type, asks no fee schedule of a venue it leaves out', async () => {
