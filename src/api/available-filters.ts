@@ -9,6 +9,9 @@ function stringField(entry: Record<string, unknown>, names: readonly string[]): 
   return undefined;
 }
 
+/** The strings of a list the server sent, anything else in it left out. */
+const strings = (values: readonly unknown[]): string[] => values.filter((value): value is string => typeof value === 'string');
+
 /** A record count, where an entry gives one. */
 function countField(entry: Record<string, unknown>): number | null {
   for (const name of ['total_records', 'records', 'count']) {
@@ -39,4 +42,27 @@ export function exchangesOf(body: unknown): { exchanges: KnownExchange[]; droppe
     exchanges.set(id, { id, name, records: isObject(entry) ? countField(entry) : null });
   }
   return { exchanges: [...exchanges.values()], dropped };
+}
+
+/** The fee types in an answer of "Get Available Filters", `data.fee_types`; undefined when the answer has another shape. */
+export function feeTypesOf(body: unknown): string[] | undefined {
+  const values = isObject(body) && isObject(body.data) ? body.data.fee_types : undefined;
+  return Array.isArray(values) ? strings(values) : undefined;
+}
+
+/**
+ * The fee types of each exchange in an answer of the 2026 reference's exchange list
+ * (`{"data": [{"name", "fee_types", …}]}`), by identifier; undefined when the answer has another
+ * shape. An entry without a name or fee types is left out: that exchange's are not known.
+ */
+export function feeTypesByExchange(body: unknown): Map<string, string[]> | undefined {
+  const entries = isObject(body) ? body.data : undefined;
+  if (!Array.isArray(entries)) return undefined;
+  const byExchange = new Map<string, string[]>();
+  for (const entry of entries) {
+    const name = isObject(entry) ? stringField(entry, ['name']) : undefined;
+    const feeTypes = isObject(entry) && Array.isArray(entry.fee_types) ? entry.fee_types : undefined;
+    if (name !== undefined && feeTypes !== undefined) byExchange.set(name, strings(feeTypes));
+  }
+  return byExchange;
 }

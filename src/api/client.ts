@@ -11,7 +11,7 @@ import {
 import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
-import { AVAILABLE_FILTERS, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
+import { AVAILABLE_FILTERS, EXCHANGE_LIST, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
 import { checkResultsPage, malformedAnswer } from './results-page.js';
 import { toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
@@ -28,9 +28,15 @@ export interface ServiceClient {
   fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage>;
   /**
    * GET /api/v1/fee-schedule-results/filters ("Get Available Filters"): the body as the service
-   * sent it, or undefined when the service does not answer that operation (404, 405).
+   * sent it, or undefined when the service does not answer that operation (404, 405). With
+   * exchanges named, the values of their records alone.
    */
-  fetchAvailableFilters(): Promise<unknown>;
+  fetchAvailableFilters(exchangeNames?: readonly string[]): Promise<unknown>;
+  /**
+   * GET /api/v1/exchanges/, the exchange list of the service's 2026 reference: the body as the
+   * service sent it, or undefined when the service does not answer it (401, 403, 404, 405).
+   */
+  fetchExchangeList(): Promise<unknown>;
 }
 
 export interface ClientAuth {
@@ -135,15 +141,28 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       return checkResultsPage(body, { host: transport.host, key: apiKey, page: query.page_number ?? 0 });
     },
 
-    async fetchAvailableFilters() {
+    async fetchAvailableFilters(exchangeNames = []) {
       try {
-        return await transport.getJson(AVAILABLE_FILTERS, new URLSearchParams(), resultsKey);
+        return await transport.getJson(AVAILABLE_FILTERS, new URLSearchParams(exchangeNames.map((name): [string, string] => ['exchange_name', name])), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (error.status === 401) throw rejectedKey();
         if (error.status === 403) throw new NotLicensedError('your key is not licensed for the available filters (403)');
         // The document names the operation but not its path: a service without it is not an error.
         if (error.status === 404 || error.status === 405) return undefined;
+        throw withServiceDetail(error);
+      }
+    },
+
+    async fetchExchangeList() {
+      try {
+        // The 2026 reference sends the results endpoint's header on every endpoint.
+        return await transport.getJson(EXCHANGE_LIST, new URLSearchParams(), resultsKey);
+      } catch (error) {
+        if (!(error instanceof HttpStatusError)) throw exhausted(error);
+        // An older service has no list, and may refuse the path for its header before it finds none
+        // (401): the caller asks another way, whose answer tells a rejected key.
+        if ([401, 403, 404, 405].includes(error.status)) return undefined;
         throw withServiceDetail(error);
       }
     },

@@ -15,6 +15,9 @@ export const API_PREFIX = pathText(API);
 export const RESULTS_PATH = pathText(RESULTS);
 export const AVAILABLE_FILTERS_PATH = pathText(AVAILABLE_FILTERS);
 
+/** The exchange list of the service's 2026 reference (shared/service-2026.md), written with its trailing slash. */
+export const EXCHANGE_LIST: ServicePath = [...API, 'exchanges', ''];
+
 /** The exchange endpoints, by the resource they return: the path after the exchange. */
 export const EXCHANGE_RESOURCES = {
   fees: 'fees',

@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { ContextFor } from '../context.js';
 import { UsageError } from '../errors.js';
 import { addExamples } from './examples.js';
-import { parseExchangeId, parseVolumeFlag } from './flag-values.js';
+import { ENUM_FILTER_VALUES } from '../api/filters.js';
+import { matchAllowed, parseExchangeId, parseVolumeFlag } from './flag-values.js';
 
 /** `--make-share`: the part of the volume that adds liquidity, from 0 to 1. */
 function parseMakeShare(value: string): number {
@@ -16,22 +17,30 @@ export function registerCompareCommand(program: Command, contextFor: ContextFor)
     .command('compare')
     .description(
       'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. '
-        + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges, one request each.',
+        + 'A venue is ranked only among the venues of its unit and currency, a table each at a terminal; JSON, CSV and Parquet give each row its unit, currency and rank. '
+        + 'A schedule does not say what its numbers are per, so the unit comes from the fee types of the venue\'s results: all Equity is per share, all Option per contract, '
+        + 'and both or neither is "unit unknown", shown apart and never ranked. '
+        + 'The mirror tells them, with no request, for a venue whose every record it holds, and the currency: the one its amounts name (USD, EUR or GBP), else null. '
+        + 'Otherwise the service does, without a currency: its exchange list (GET /api/v1/exchanges/), one request for all venues, '
+        + 'or, when it has none, each venue\'s available filters, a request each. Each venue\'s schedule is one more request. '
+        + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges.',
     )
     .argument('[exchange...]', 'exchange identifiers, e.g. NYSE CBOE IEX', (value: string, previous: string[] = []) => [...previous, parseExchangeId(value)])
     .option('--volume <n>', 'monthly volume that picks each venue\'s tier (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag, 0)
     .option('--make-share <f>', 'part of the volume that adds liquidity, from 0 to 1', parseMakeShare, 0.5)
+    .option('--fee-type <value>', `only the venues priced in one class's unit: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('--fee-type', value, ENUM_FILTER_VALUES.fee_type))
     .option('--all-exchanges', 'with no exchange named, compare every one `mkt exchanges` knows even when they are more than 50')
-    .action(async (exchanges: string[], flags: { volume: number; makeShare: number; allExchanges?: boolean }, self: Command) => {
+    .action(async (exchanges: string[], flags: { volume: number; makeShare: number; feeType?: string; allExchanges?: boolean }, self: Command) => {
       const allExchanges = flags.allExchanges === true;
       if (allExchanges && exchanges.length > 0) {
         throw new UsageError('give exchanges or --all-exchanges, not both', { hint: '--all-exchanges compares every exchange `mkt exchanges` knows.' });
       }
       const { runCompare } = await import('./compare-run.js');
-      await runCompare(contextFor(self), { exchanges, allExchanges, volume: flags.volume, makeShare: flags.makeShare });
+      await runCompare(contextFor(self), { exchanges, allExchanges, volume: flags.volume, makeShare: flags.makeShare, feeType: flags.feeType });
     });
   addExamples(command, [
     { comment: 'Where a 50-million-share month costs least, 30% of it adding liquidity', command: 'mkt compare NYSE NASDAQ CBOE IEX --volume 50M --make-share 0.3' },
+    { comment: 'The option venues alone, ranked per contract, 2 million contracts a month', command: 'mkt compare --fee-type Option --volume 2M' },
     { comment: 'Every venue the key reaches, however many, as CSV for a spreadsheet', command: 'mkt compare --all-exchanges --volume 2.5B -o venues.csv' },
   ]);
 }

@@ -28,6 +28,20 @@ function valuesOf(seen: Uint8Array, spellings: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
+/** Each version with records, not withdrawn, of a venue the key may see: its venue, first record and end. */
+function forEachLiveVersion(
+  dataset: ResultsDataset,
+  visible: (venueIndex: number) => boolean,
+  visit: (version: number, venueIndex: number, start: number, end: number) => void,
+): void {
+  for (let version = 0; version < dataset.versionCount; version++) {
+    const venueIndex = dataset.versionVenue[version] as number;
+    const start = dataset.versionStart[version] as number;
+    const end = dataset.versionStart[version + 1] as number;
+    if (start !== end && dataset.versionWithdrawn[version] !== 1 && visible(venueIndex)) visit(version, venueIndex, start, end);
+  }
+}
+
 /**
  * GET /api/v1/fee-schedule-results/filters, the service's "Get Available Filters" as
  * shared/cli-contract.md gives it: the values of each filterable field among the records the
@@ -43,11 +57,7 @@ export function serveAvailableFilters(dataset: ResultsDataset, params: URLSearch
   const venues = new Uint8Array(VENUES.length);
   const feeTypes = new Uint8Array(FEE_TYPE_SPELLINGS.length);
   const facets = RECORD_FACETS.map(() => new Uint8Array(NULL_CODE + 1));
-  for (let version = 0; version < dataset.versionCount; version++) {
-    const venueIndex = dataset.versionVenue[version] as number;
-    const start = dataset.versionStart[version] as number;
-    const end = dataset.versionStart[version + 1] as number;
-    if (start === end || dataset.versionWithdrawn[version] === 1 || !visible(venueIndex)) continue;
+  forEachLiveVersion(dataset, visible, (version, venueIndex, start, end) => {
     venues[venueIndex] = 1;
     feeTypes[dataset.versionFeeType[version] as number] = 1;
     RECORD_FACETS.forEach(([, column], facet) => {
@@ -55,7 +65,7 @@ export function serveAvailableFilters(dataset: ResultsDataset, params: URLSearch
       const seen = facets[facet] as Uint8Array;
       for (let record = start; record < end; record++) seen[codes[record] as number] = 1;
     });
-  }
+  });
 
   const exchanges = VENUES.map((_, index) => index).filter((index) => venues[index] === 1).map(venueAt);
   const data: Record<string, string[]> = {
@@ -72,4 +82,27 @@ export function serveAvailableFilters(dataset: ResultsDataset, params: URLSearch
     data,
     query_time: Number(((performance.now() - startedAt) / 1000).toFixed(6)),
   });
+}
+
+/**
+ * GET /api/v1/exchanges/, the list of exchanges of the service's 2026 reference
+ * (shared/service-2026.md): `{name, display_name, fee_types, record_count}` for each exchange
+ * with records the key may see, its fee types in the filters' spelling. The key goes in the
+ * results endpoint's header, as that reference sends it on every endpoint.
+ */
+export function serveExchangeList(dataset: ResultsDataset, key: string | undefined, startedAt: number): SandboxResponse {
+  const licence = licenceOf(key);
+  if (licence === undefined) return jsonResponse(401, RESULTS_UNAUTHORIZED_BODY);
+  const feeTypes = VENUES.map(() => new Uint8Array(FEE_TYPE_SPELLINGS.length));
+  const records = VENUES.map(() => 0);
+  forEachLiveVersion(dataset, (venueIndex) => isLicensedFor(licence, venueIndex), (version, venueIndex, start, end) => {
+    (feeTypes[venueIndex] as Uint8Array)[dataset.versionFeeType[version] as number] = 1;
+    records[venueIndex] = (records[venueIndex] as number) + end - start;
+  });
+  const data = VENUES.flatMap((venue, index) =>
+    records[index] === 0
+      ? []
+      : [{ name: venue.id, display_name: venue.name, fee_types: valuesOf(feeTypes[index] as Uint8Array, FEE_TYPE_SPELLINGS), record_count: records[index] }],
+  );
+  return jsonResponse(200, { data, meta: { record_count: data.length, query_time_ms: Math.round(performance.now() - startedAt) } });
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { API_PREFIX, AVAILABLE_FILTERS_PATH, EXCHANGE_RESOURCES, type ExchangeResource, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
 import { ControlRoute, isControlPath } from './control-route.js';
 import { bearerToken, serveExchange } from './exchange-routes.js';
-import { serveAvailableFilters } from './filters-route.js';
+import { serveAvailableFilters, serveExchangeList } from './filters-route.js';
 import { detailResponse, type SandboxResponse } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
 import { ResultsRoute } from './results-route.js';
@@ -15,8 +15,9 @@ const RESOURCE_BY_PATH = new Map<string, ExchangeResource>(
 export type Router = (request: IncomingMessage, startedAt: number) => SandboxResponse;
 
 /**
- * Maps a request to the endpoint that answers it: the results path and its /filters with or
- * without a trailing slash, /exchanges/{exchange}/{resource} exactly as paths.ts spells them, and
+ * Maps a request to the endpoint that answers it: the results path and its /filters, and the
+ * exchange list (/exchanges/), with or without a trailing slash, /exchanges/{exchange}/{resource}
+ * exactly as paths.ts spells them, and
  * the sandbox's own control routes under /__sandbox/ (the only paths that take other methods).
  */
 export function createRouter(seed: number, dataset: ResultsDataset): Router {
@@ -31,6 +32,7 @@ export function createRouter(seed: number, dataset: ResultsDataset): Router {
     const key = typeof resultsKey === 'string' ? resultsKey : undefined;
     if (path === RESULTS_PATH || path === `${RESULTS_PATH}/`) return results.serve(url.searchParams, key, startedAt);
     if (path === AVAILABLE_FILTERS_PATH || path === `${AVAILABLE_FILTERS_PATH}/`) return serveAvailableFilters(dataset, url.searchParams, key, startedAt);
+    if (path === EXCHANGES_PREFIX || path === EXCHANGES_PREFIX.slice(0, -1)) return serveExchangeList(dataset, key, startedAt);
     if (path.startsWith(EXCHANGES_PREFIX)) {
       const rest = path.slice(EXCHANGES_PREFIX.length);
       const slash = rest.indexOf('/');

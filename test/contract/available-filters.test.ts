@@ -48,6 +48,36 @@ describe('GET /api/v1/fee-schedule-results/filters', () => {
   });
 });
 
+// The exchange list of the service's 2026 reference (shared/service-2026.md).
+describe('GET /api/v1/exchanges/', () => {
+  interface ListBody {
+    data: { name: string; display_name: string; fee_types: string[]; record_count: number }[];
+    meta: { record_count: number };
+  }
+  const list = (request: Parameters<typeof getResults>[1] = {}) => getResults<ListBody>(sandbox.current, { ...request, path: '/api/v1/exchanges/' });
+
+  it('gives each exchange the key sees its fee types, as the narrowed filters do, and its record count', async () => {
+    const { status, body } = await list();
+    expect(status).toBe(200);
+    const { records } = await getAllResults(sandbox.current);
+    expect(body.data.map((entry) => entry.name)).toEqual((await filters()).body.data.exchange_names);
+    expect(body.meta.record_count).toBe(body.data.length);
+    for (const entry of body.data.filter((_, index) => index % 8 === 0)) {
+      expect(entry.fee_types).toEqual((await filters({ query: { exchange_name: [entry.name] } })).body.data.fee_types);
+      expect(entry.record_count).toBe(records.filter((record) => record.exchange_name === entry.name).length);
+    }
+    expect(body.data.find((entry) => entry.name === 'IEX')).toMatchObject({ display_name: 'Investors Exchange', fee_types: ['Equity'] });
+  });
+
+  it('is scoped to the key, and answers a missing key with the results endpoint\'s 401', async () => {
+    const scoped = await list({ key: sandbox.current.keys.scoped_api_key });
+    expect(scoped.body.data.map((entry) => entry.name)).toEqual(['NYSE', 'NASDAQ', 'CBOE']);
+    const { status, body } = await list({ key: null });
+    expect(status).toBe(401);
+    expect(body).toMatchObject({ success: false, status_code: 401 });
+  });
+});
+
 describe('available filters when versions are withdrawn', () => {
   const changing = useSandbox({ records: 400 });
 
