@@ -407,8 +407,10 @@ async function discardWalk(mirror: Mirror): Promise<void> {
  */
 async function versionsOf(mirror: Mirror, records: string): Promise<SyncedVersion[]> {
   const versions = await mirror.rows(
-    `SELECT min(r.exchange_name) AS exchange_name, min(r.fee_type) AS fee_type, r.version_id, count(*)::INTEGER AS records
-     FROM ${records} GROUP BY r.version_id ORDER BY exchange_name, lower(fee_type), r.version_id`,
+    `SELECT * FROM (
+       SELECT min(r.exchange_name) AS exchange_name, min(r.fee_type) AS fee_type, r.version_id, count(*)::INTEGER AS records
+       FROM ${records} GROUP BY r.version_id)
+     ORDER BY exchange_name, lower(fee_type), version_id`,
   );
   return versions.map((row) => ({
     exchange_name: row.exchange_name as string,
