@@ -42,7 +42,7 @@ export interface SyncSummary {
   /** Records whose id was there before with other values: found by full walks only. */
   changed_records: number;
   removed_records: number;
-  /** The versions the mirror held no record of under their id, and how many records of each came. */
+  /** The versions this sync brought records of that the mirror did not hold under them, and how many of each. */
   new_versions: SyncedVersion[];
   /** The versions the mirror no longer holds some or all records of, and how many left. */
   removed_versions: SyncedVersion[];
@@ -210,7 +210,8 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
     removedRecords: 0,
     changedRecords: 0,
     newVersions: await stagedVersions(mirror),
-    removedVersions: await leavingVersions(mirror, false),
+    // The records read only join the mirror's: none leaves.
+    removedVersions: [],
     totalRecords: total,
   };
   return { outcome, service: service as ServiceState };
@@ -425,17 +426,9 @@ function stagedVersions(mirror: Mirror): Promise<SyncedVersion[]> {
   return versionsOf(mirror, 'mkt_walk_results r ANTI JOIN results m ON m.id = r.id AND m.version_id = r.version_id');
 }
 
-/**
- * The mirror's records that leave their version: after a full walk, those not staged under
- * their id and version; otherwise, those whose id is staged under another version.
- */
-function leavingVersions(mirror: Mirror, fullWalk: boolean): Promise<SyncedVersion[]> {
-  return versionsOf(
-    mirror,
-    fullWalk
-      ? 'results r ANTI JOIN mkt_walk_results w ON w.id = r.id AND w.version_id = r.version_id'
-      : 'results r SEMI JOIN mkt_walk_results w ON w.id = r.id AND w.version_id <> r.version_id',
-  );
+/** The mirror's records a full walk did not stage under their id and version: withdrawn, or come back under another version. */
+function leavingVersions(mirror: Mirror): Promise<SyncedVersion[]> {
+  return versionsOf(mirror, 'results r ANTI JOIN mkt_walk_results w ON w.id = r.id AND w.version_id = r.version_id');
 }
 
 /** The fee schedules of `versions`, each once, in order. */
@@ -460,7 +453,7 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
     removedRecords: removed?.n as number,
     changedRecords: changed?.n as number,
     newVersions: await stagedVersions(mirror),
-    removedVersions: await leavingVersions(mirror, true),
+    removedVersions: await leavingVersions(mirror),
     totalRecords: total,
   };
 }

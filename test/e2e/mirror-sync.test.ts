@@ -244,6 +244,24 @@ describe('mkt sync', () => {
     expect(stderr).toMatch(/\nRun `mkt diff NASDAQ Option` to see what changed\.\n$/);
   });
 
+  it('names both versions of records that come back under another version and exchange, and both fee schedules', async () => {
+    const { url, keys } = sandbox.current;
+    let rewrite = (body: string) => body;
+    const moving = await relay(url, (body) => rewrite(body));
+    const client = mkt(moving.url, keys.api_key, newMirror());
+    await client.sync();
+    const from = (await liveVersions()).find((version) => version.exchange_name === 'NYSE' && version.fee_type === 'Equity')!;
+    const to = '00000000-0000-4000-8000-000000000036';
+    // The same ids, now of an IEX version: the service's content for them changed.
+    rewrite = (body) => body.replaceAll(`"exchange_name":"NYSE","fee_type":"Equity"`, '"exchange_name":"IEX","fee_type":"Equity"').replaceAll(from.version_id, to);
+    const { code, summary } = await client.sync('--full-refresh');
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ new_records: 0, changed_records: from.records, removed_records: 0 });
+    expect(summary.new_versions).toEqual([{ exchange_name: 'IEX', fee_type: 'Equity', version_id: to, records: from.records }]);
+    expect(summary.removed_versions).toEqual([from]);
+    expect(summary.changed_groups).toEqual([{ exchange_name: 'IEX', fee_type: 'Equity' }, { exchange_name: 'NYSE', fee_type: 'Equity' }]);
+  });
+
   it('keeps a mirror to its filters: others are a usage error with nothing sent, unless --full-refresh', async () => {
     const mirror = newMirror();
     const { url, keys } = sandbox.current;
