@@ -80,15 +80,20 @@ const groupsOf = (versions: readonly Version[]) =>
     return { exchange_name, fee_type };
   });
 
-/** A service whose records spell their fee type in upper case one time in two (by id): `EQUITY`, `OPTION`. */
-function halfUpperCase(body: string): string {
-  const page = JSON.parse(body) as { data?: unknown };
-  if (!Array.isArray(page.data)) return body;
-  for (const record of page.data as { id: string; fee_type: string }[]) {
-    if (parseInt(record.id.slice(-1), 16) % 2 === 0) record.fee_type = record.fee_type.toUpperCase();
-  }
-  return JSON.stringify(page);
+/** A relay's rewrite that makes `change` to each record an answer carries. */
+function eachRecord(change: (record: { id: string; exchange_name: string; fee_type: string; version_id: string }) => void): (body: string) => string {
+  return (body) => {
+    const page = JSON.parse(body) as { data?: unknown };
+    if (!Array.isArray(page.data)) return body;
+    for (const record of page.data) change(record);
+    return JSON.stringify(page);
+  };
 }
+
+/** A service whose records spell their fee type in upper case one time in two (by id): `EQUITY`, `OPTION`. */
+const halfUpperCase = eachRecord((record) => {
+  if (parseInt(record.id.slice(-1), 16) % 2 === 0) record.fee_type = record.fee_type.toUpperCase();
+});
 
 describe('mkt sync', () => {
   it('makes a mirror at the first sync, with true types, and says so on stderr', async () => {
@@ -253,7 +258,9 @@ describe('mkt sync', () => {
     const from = (await liveVersions()).find((version) => version.exchange_name === 'NYSE' && version.fee_type === 'Equity')!;
     const to = '00000000-0000-4000-8000-000000000036';
     // The same ids, now of an IEX version: the service's content for them changed.
-    rewrite = (body) => body.replaceAll(`"exchange_name":"NYSE","fee_type":"Equity"`, '"exchange_name":"IEX","fee_type":"Equity"').replaceAll(from.version_id, to);
+    rewrite = eachRecord((record) => {
+      if (record.version_id === from.version_id) Object.assign(record, { exchange_name: 'IEX', version_id: to });
+    });
     const { code, summary } = await client.sync('--full-refresh');
     expect(code).toBe(0);
     expect(summary).toMatchObject({ new_records: 0, changed_records: from.records, removed_records: 0 });
