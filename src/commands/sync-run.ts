@@ -136,7 +136,7 @@ function schedulesOf(versions: readonly SyncedVersion[], key: string | undefined
 export function diffSuggestion(summary: SyncSummary): string | undefined {
   if (summary.new_versions.length === 0 || summary.new_records >= summary.total_records) return undefined;
   // Names the service sent: suggested only when they are plain words, safe to paste into a shell.
-  const plain = (text: string) => /^[A-Za-z0-9_.-]{1,64}$/.test(text);
+  const plain = (text: string | null) => text !== null && /^[A-Za-z0-9_.-]{1,64}$/.test(text);
   const groups = [...new Set(summary.new_versions
     .filter((version) => plain(version.exchange_name) && plain(version.fee_type))
     .map((version) => `${version.exchange_name} ${version.fee_type}`))];

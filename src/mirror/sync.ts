@@ -23,15 +23,18 @@ export interface SyncRequest {
   onPage?: (progress: ProgressState) => void;
 }
 
-/** A fee schedule: one exchange's results of one fee type, in the filter table's spelling. */
+/**
+ * A fee schedule: one exchange's results of one fee type, in the filter table's spelling. Null
+ * where records carry none, which the service document says they never do, or a hand edited the mirror.
+ */
 export interface FeeSchedule {
-  exchange_name: string;
-  fee_type: string;
+  exchange_name: string | null;
+  fee_type: string | null;
 }
 
 /** A version a sync brought records of, or took records of out of the mirror: once, whatever spellings its records use. */
 export interface SyncedVersion extends FeeSchedule {
-  version_id: string;
+  version_id: string | null;
   records: number;
 }
 
@@ -414,9 +417,9 @@ async function versionsOf(mirror: Mirror, records: string): Promise<SyncedVersio
      ORDER BY exchange_name, lower(fee_type), version_id`,
   );
   return versions.map((row) => ({
-    exchange_name: row.exchange_name as string,
-    fee_type: inFilterSpelling('fee_type', row.fee_type as string),
-    version_id: row.version_id as string,
+    exchange_name: row.exchange_name as string | null,
+    fee_type: row.fee_type === null ? null : inFilterSpelling('fee_type', row.fee_type as string),
+    version_id: row.version_id as string | null,
     records: row.records as number,
   }));
 }
@@ -435,7 +438,7 @@ function leavingVersions(mirror: Mirror): Promise<SyncedVersion[]> {
 function feeSchedulesOf(versions: readonly SyncedVersion[]): FeeSchedule[] {
   const schedules = new Map<string, FeeSchedule>();
   for (const { exchange_name, fee_type } of versions) schedules.set(JSON.stringify([exchange_name, fee_type]), { exchange_name, fee_type });
-  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const order = (a: string | null, b: string | null) => (`${a}` < `${b}` ? -1 : `${a}` > `${b}` ? 1 : 0);
   return [...schedules.values()].sort((a, b) => order(a.exchange_name, b.exchange_name) || order(a.fee_type, b.fee_type));
 }
 
