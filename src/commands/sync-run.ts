@@ -1,4 +1,4 @@
-import { ENUM_FILTER_VALUES, type ResultsQuery } from '../api/filters.js';
+import type { ResultsQuery } from '../api/filters.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { Context } from '../context.js';
@@ -6,7 +6,7 @@ import { EXIT_CODES, InterruptedError, UsageError } from '../errors.js';
 import { serverText } from '../http/server-text.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
-import type { SyncSummary } from '../mirror/sync.js';
+import type { SyncedVersion, SyncSummary } from '../mirror/sync.js';
 import { readSyncState, writeSyncState } from '../mirror/sync-state.js';
 import { groupDigits } from '../output/digits.js';
 
@@ -40,9 +40,11 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
       report(context, request, settings.apiKey, {
         mirror: path,
         new_records: 0,
-        removed_records: 0,
         changed_records: 0,
+        removed_records: 0,
         new_versions: [],
+        removed_versions: [],
+        changed_groups: [],
         requests: 1,
         total_records: newestPage.total_records,
         full_walk: false,
@@ -96,10 +98,7 @@ function report(context: Context, request: SyncCommandRequest, key: string | und
   context.log.info(summaryLine(summary, (deps.now() - startedAt) / 1000, key));
   const suggestion = diffSuggestion(summary);
   if (suggestion) context.log.info(suggestion);
-  if (globals.format === 'json' || globals.format === 'ndjson') {
-    const { changed_records: _, ...contracted } = summary;
-    deps.stdout.write(`${JSON.stringify(contracted)}\n`);
-  }
+  if (globals.format === 'json' || globals.format === 'ndjson') deps.stdout.write(`${JSON.stringify(summary)}\n`);
   const changed = summary.new_records + summary.removed_records + summary.changed_records > 0;
   if (request.exitCode && changed) context.exitCode = EXIT_CODES.changes;
 }
@@ -107,21 +106,27 @@ function report(context: Context, request: SyncCommandRequest, key: string | und
 const count = (value: number, noun: string): string => `${groupDigits(value)} ${noun}${value === 1 ? '' : 's'}`;
 
 /**
- * `synced ~/.local/share/mkt/default.duckdb: 120 new records (NYSE Equity), 0 removed · 3 requests · 0.4 s`.
+ * `synced ~/.local/share/mkt/default.duckdb: 120 new records (NYSE Equity), 5 records removed (CBOE Option) · 3 requests · 0.4 s`.
  * The names are the server's, cleaned of `key` and control characters.
  */
 export function summaryLine(summary: SyncSummary, seconds: number, key: string | undefined): string {
   const changes: string[] = [];
-  if (summary.new_records > 0) {
-    const groups = [...new Set(summary.new_versions.map((version) => serverText(`${version.exchange_name} ${version.fee_type}`, key)))];
-    const named = groups.length <= 3 ? groups.join(', ') : `${groups.length} fee schedules`;
-    changes.push(`${count(summary.new_records, 'new record')} (${named})`);
-  }
-  if (summary.removed_records > 0) changes.push(`${count(summary.removed_records, 'record')} removed`);
+  if (summary.new_records > 0) changes.push(`${count(summary.new_records, 'new record')}${schedulesOf(summary.new_versions, key)}`);
+  if (summary.removed_records > 0) changes.push(`${count(summary.removed_records, 'record')} removed${schedulesOf(summary.removed_versions, key)}`);
   if (summary.changed_records > 0) changes.push(`${count(summary.changed_records, 'record')} changed`);
   const what = changes.length > 0 ? changes.join(', ') : 'nothing new';
   const walk = summary.full_walk ? ' · full walk' : '';
   return `synced ${summary.mirror}: ${what} · ${count(summary.total_records, 'record')} in all · ${count(summary.requests, 'request')}${walk} · ${seconds.toFixed(1)} s`;
+}
+
+/**
+ * The fee schedules of some versions, counted by version: ` (NYSE Equity, CBOE Option)` when
+ * there are three versions or fewer, each of its own fee schedule, and ` (12 fee schedules)` otherwise.
+ */
+function schedulesOf(versions: readonly SyncedVersion[], key: string | undefined): string {
+  if (versions.length === 0) return '';
+  const groups = new Set(versions.map((version) => serverText(`${version.exchange_name} ${version.fee_type}`, key)));
+  return ` (${versions.length <= 3 && groups.size === versions.length ? [...groups].join(', ') : count(versions.length, 'fee schedule')})`;
 }
 
 /**
@@ -130,12 +135,11 @@ export function summaryLine(summary: SyncSummary, seconds: number, key: string |
  */
 export function diffSuggestion(summary: SyncSummary): string | undefined {
   if (summary.new_versions.length === 0 || summary.new_records >= summary.total_records) return undefined;
-  const feeType = (spelled: string) => ENUM_FILTER_VALUES.fee_type.find((value) => value.toLowerCase() === spelled.toLowerCase()) ?? spelled;
   // Names the service sent: suggested only when they are plain words, safe to paste into a shell.
-  const plain = (text: string) => /^[A-Za-z0-9_.-]{1,64}$/.test(text);
+  const plain = (text: string | null) => text !== null && /^[A-Za-z0-9_.-]{1,64}$/.test(text);
   const groups = [...new Set(summary.new_versions
     .filter((version) => plain(version.exchange_name) && plain(version.fee_type))
-    .map((version) => `${version.exchange_name} ${feeType(version.fee_type)}`))];
+    .map((version) => `${version.exchange_name} ${version.fee_type}`))];
   if (groups.length === 0) return undefined;
   const more = groups.length > 1 ? ` (and ${count(groups.length - 1, 'more fee schedule')})` : '';
   return `Run \`mkt diff ${groups[0]}\` to see what changed${more}.`;

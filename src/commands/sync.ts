@@ -14,7 +14,9 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
     .command('sync')
     .description(
       'Bring the local mirror up to date: a DuckDB file holding what the service answers for these filters, '
-        + 'fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md).',
+        + 'fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md). '
+        + 'The summary names each new or withdrawn version once, and each fee schedule it changed (changed_groups), '
+        + 'in the spelling --fee-type takes.',
     );
   addFilterOptions(command);
   command
@@ -30,5 +32,9 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
   addExamples(command, [
     { comment: 'An analyst: a local copy of every result, then SQL over it', command: 'mkt sync && mkt sql "SELECT exchange_name, count(*) FROM results GROUP BY 1"' },
     { comment: 'In cron: keep the mirror current, and alert when something changed', command: 'mkt sync --quiet --exit-code; [ $? -eq 10 ] && notify "fees changed"' },
+    {
+      comment: 'A script: each fee schedule with a new or withdrawn version, to diff (docs/recipes.md)',
+      command: `mkt sync --quiet -f json | jq -r '.changed_groups[] | "\\(.exchange_name) \\(.fee_type)"'`,
+    },
   ]);
 }

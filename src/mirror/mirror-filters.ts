@@ -1,4 +1,4 @@
-import { ENUM_FILTER_NAMES, type EnumFilterName, flagOf, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
+import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName, flagOf, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
 import { UsageError } from '../errors.js';
 
 /** The filters of a results query that decide which records match: no order, no paging. */
@@ -41,6 +41,11 @@ export function describeFilters(filters: MirrorFilters): string {
 export function enumKey(value: string): string {
   const lower = value.toLowerCase();
   return lower === 'fees and rebates' ? 'fee and rebates' : lower;
+}
+
+/** A value as the filter table spells it (`OPTION` → `Option`), or as it came when the table has no such value. */
+export function inFilterSpelling(name: EnumFilterName, value: string): string {
+  return ENUM_FILTER_VALUES[name].find((spelling) => enumKey(spelling) === enumKey(value)) ?? value;
 }
 
 /** Filters on fields of a version (which exchange, which fee type), rather than of its line items. */

@@ -6,7 +6,7 @@ import { RepeatGuard, type ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
-import { describeFilters, filtersText, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
+import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
 import { type StoredRecord, toStoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
 
@@ -23,22 +23,34 @@ export interface SyncRequest {
   onPage?: (progress: ProgressState) => void;
 }
 
-/** A version the sync brought records of. */
-export interface NewVersion {
-  exchange_name: string;
-  fee_type: string;
-  version_id: string;
+/**
+ * A fee schedule: one exchange's results of one fee type, in the filter table's spelling. Null
+ * where records carry none, which the service document says they never do, or a hand edited the mirror.
+ */
+export interface FeeSchedule {
+  exchange_name: string | null;
+  fee_type: string | null;
+}
+
+/** A version a sync brought records of, or took records of out of the mirror: once, whatever spellings its records use. */
+export interface SyncedVersion extends FeeSchedule {
+  version_id: string | null;
   records: number;
 }
 
-/** What a sync did, as `mkt sync --format json` writes it (shared/cli-contract.md). */
+/** What a sync did, as `mkt sync --format json` writes it, in the contract's order (shared/cli-contract.md). */
 export interface SyncSummary {
   mirror: string;
   new_records: number;
-  removed_records: number;
   /** Records whose id was there before with other values: found by full walks only. */
   changed_records: number;
-  new_versions: NewVersion[];
+  removed_records: number;
+  /** The versions this sync brought records of that the mirror did not hold under them, and how many of each. */
+  new_versions: SyncedVersion[];
+  /** The versions the mirror no longer holds some or all records of, and how many left. */
+  removed_versions: SyncedVersion[];
+  /** The fee schedules of new_versions and removed_versions, each once. */
+  changed_groups: FeeSchedule[];
   requests: number;
   total_records: number;
   full_walk: boolean;
@@ -100,9 +112,11 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   const summary: SyncSummary = {
     mirror: mirror.path,
     new_records: outcome.newRecords,
-    removed_records: outcome.removedRecords,
     changed_records: outcome.changedRecords,
+    removed_records: outcome.removedRecords,
     new_versions: outcome.newVersions,
+    removed_versions: outcome.removedVersions,
+    changed_groups: feeSchedulesOf([...outcome.newVersions, ...outcome.removedVersions]),
     requests,
     total_records: outcome.totalRecords,
     full_walk: fullWalk,
@@ -142,7 +156,8 @@ interface Outcome {
   newRecords: number;
   removedRecords: number;
   changedRecords: number;
-  newVersions: NewVersion[];
+  newVersions: SyncedVersion[];
+  removedVersions: SyncedVersion[];
   totalRecords: number;
 }
 
@@ -193,7 +208,15 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
   }
   // In a mirror of the latest versions, a new version's records push out its predecessor's.
   if (count + added !== total || (request.filters.latest_only && added > 0)) return { service: service as ServiceState };
-  const outcome = { newRecords: added, removedRecords: 0, changedRecords: 0, newVersions: await stagedVersions(mirror), totalRecords: total };
+  const outcome = {
+    newRecords: added,
+    removedRecords: 0,
+    changedRecords: 0,
+    newVersions: await stagedVersions(mirror),
+    // The records read only join the mirror's: none leaves.
+    removedVersions: [],
+    totalRecords: total,
+  };
   return { outcome, service: service as ServiceState };
 }
 
@@ -381,24 +404,47 @@ async function discardWalk(mirror: Mirror): Promise<void> {
   await mirror.run(CREATE_SCHEMA);
 }
 
-/** The versions of the staged records the mirror does not hold, by exchange, fee type and version. */
-async function stagedVersions(mirror: Mirror): Promise<NewVersion[]> {
+/**
+ * The versions of `records` (a query of `r`), one row each whatever the spellings of its
+ * records, by exchange, fee type and version_id. A version whose records name two exchanges
+ * (which the service document does not foresee) goes under the first of them.
+ */
+async function versionsOf(mirror: Mirror, records: string): Promise<SyncedVersion[]> {
   const versions = await mirror.rows(
-    `SELECT w.exchange_name, w.fee_type, w.version_id, count(*)::INTEGER AS records
-     FROM mkt_walk_results w ANTI JOIN results r ON r.id = w.id
-     GROUP BY ALL ORDER BY ALL`,
+    `SELECT * FROM (
+       SELECT min(r.exchange_name) AS exchange_name, min(r.fee_type) AS fee_type, r.version_id, count(*)::INTEGER AS records
+       FROM ${records} GROUP BY r.version_id)
+     ORDER BY exchange_name, lower(fee_type), version_id`,
   );
   return versions.map((row) => ({
-    exchange_name: row.exchange_name as string,
-    fee_type: row.fee_type as string,
-    version_id: row.version_id as string,
+    exchange_name: row.exchange_name as string | null,
+    fee_type: row.fee_type === null ? null : inFilterSpelling('fee_type', row.fee_type as string),
+    version_id: row.version_id as string | null,
     records: row.records as number,
   }));
 }
 
+/** The staged records the mirror does not hold under their id and version: a record whose id another version had counts for the new one. */
+function stagedVersions(mirror: Mirror): Promise<SyncedVersion[]> {
+  return versionsOf(mirror, 'mkt_walk_results r ANTI JOIN results m ON m.id = r.id AND m.version_id = r.version_id');
+}
+
+/** The mirror's records a full walk did not stage under their id and version: withdrawn, or come back under another version. */
+function leavingVersions(mirror: Mirror): Promise<SyncedVersion[]> {
+  return versionsOf(mirror, 'results r ANTI JOIN mkt_walk_results w ON w.id = r.id AND w.version_id = r.version_id');
+}
+
+/** The fee schedules of `versions`, each once, in order. */
+function feeSchedulesOf(versions: readonly SyncedVersion[]): FeeSchedule[] {
+  const schedules = new Map<string, FeeSchedule>();
+  for (const { exchange_name, fee_type } of versions) schedules.set(JSON.stringify([exchange_name, fee_type]), { exchange_name, fee_type });
+  const order = (a: string | null, b: string | null) => (`${a}` < `${b}` ? -1 : `${a}` > `${b}` ? 1 : 0);
+  return [...schedules.values()].sort((a, b) => order(a.exchange_name, b.exchange_name) || order(a.fee_type, b.fee_type));
+}
+
 /** What replacing the mirror's results with the staged ones changes. */
 async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
-  const newVersions = await stagedVersions(mirror);
+  const [added] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM mkt_walk_results w ANTI JOIN results r ON r.id = w.id');
   const [removed] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id');
   const [changed] = await mirror.rows(
     `SELECT count(*)::INTEGER AS n FROM (
@@ -406,10 +452,11 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
        EXCEPT SELECT ${RESULT_COLUMNS} FROM results)`,
   );
   return {
-    newRecords: newVersions.reduce((sum, version) => sum + version.records, 0),
+    newRecords: added?.n as number,
     removedRecords: removed?.n as number,
     changedRecords: changed?.n as number,
-    newVersions,
+    newVersions: await stagedVersions(mirror),
+    removedVersions: await leavingVersions(mirror),
     totalRecords: total,
   };
 }

@@ -13,11 +13,21 @@ import { tempDir } from '../helpers/temp-dir.js';
 const sandbox = useSandbox({ records: 1200 });
 const relay = useRelays();
 
+interface Version {
+  exchange_name: string;
+  fee_type: string;
+  version_id: string;
+  records: number;
+}
+
 interface Summary {
   mirror: string;
   new_records: number;
+  changed_records: number;
   removed_records: number;
-  new_versions: { exchange_name: string; fee_type: string; version_id: string; records: number }[];
+  new_versions: Version[];
+  removed_versions: Version[];
+  changed_groups: { exchange_name: string; fee_type: string }[];
   requests: number;
   total_records: number;
   full_walk: boolean;
@@ -53,6 +63,38 @@ async function post(path: string): Promise<{ versions: { version_id: string; rec
 
 const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
 
+/** The sandbox's versions that have records now, as a sync's summary names them: the filter table's spelling, in its order. */
+async function liveVersions(): Promise<Version[]> {
+  const listed = (await (await fetch(`${sandbox.current.url}/__sandbox/versions`)).json()) as { versions: (Version & { withdrawn: boolean })[] };
+  const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return listed.versions
+    .filter((version) => !version.withdrawn)
+    .map(({ exchange_name, fee_type, version_id, records }) => ({ exchange_name, fee_type: fee_type === 'OPTION' ? 'Option' : fee_type, version_id, records }))
+    .sort((a, b) => order(a.exchange_name, b.exchange_name) || order(a.fee_type, b.fee_type) || order(a.version_id, b.version_id));
+}
+
+/** The fee schedules of some versions, each once, in order. */
+const groupsOf = (versions: readonly Version[]) =>
+  [...new Set(versions.map((version) => `${version.exchange_name}\t${version.fee_type}`))].sort().map((group) => {
+    const [exchange_name, fee_type] = group.split('\t') as [string, string];
+    return { exchange_name, fee_type };
+  });
+
+/** A relay's rewrite that makes `change` to each record an answer carries. */
+function eachRecord(change: (record: { id: string; exchange_name: string; fee_type: string; version_id: string }) => void): (body: string) => string {
+  return (body) => {
+    const page = JSON.parse(body) as { data?: unknown };
+    if (!Array.isArray(page.data)) return body;
+    for (const record of page.data) change(record);
+    return JSON.stringify(page);
+  };
+}
+
+/** A service whose records spell their fee type in upper case one time in two (by id): `EQUITY`, `OPTION`. */
+const halfUpperCase = eachRecord((record) => {
+  if (parseInt(record.id.slice(-1), 16) % 2 === 0) record.fee_type = record.fee_type.toUpperCase();
+});
+
 describe('mkt sync', () => {
   it('makes a mirror at the first sync, with true types, and says so on stderr', async () => {
     const mirror = newMirror();
@@ -60,10 +102,15 @@ describe('mkt sync', () => {
     const { code, summary, stderr } = await mkt(url, keys.api_key, mirror).sync();
     expect(code).toBe(0);
     // 12 pages, and the newest record before and after them, which tell the walk saw the service unchanged.
-    expect(summary).toMatchObject({ mirror, new_records: 1200, removed_records: 0, requests: 14, total_records: 1200, full_walk: true });
-    expect(Object.keys(summary)).toEqual(['mirror', 'new_records', 'removed_records', 'new_versions', 'requests', 'total_records', 'full_walk']);
-    expect(summary.new_versions.reduce((sum, version) => sum + version.records, 0)).toBe(1200);
-    expect(stderr).toMatch(new RegExp(`^synced ${mirror}: 1,200 new records \\(\\d+ fee schedules\\) · 1,200 records in all · 14 requests · full walk · \\d+\\.\\d s\\n$`));
+    expect(summary).toMatchObject({ mirror, new_records: 1200, changed_records: 0, removed_records: 0, removed_versions: [], requests: 14, total_records: 1200, full_walk: true });
+    expect(Object.keys(summary)).toEqual([
+      'mirror', 'new_records', 'changed_records', 'removed_records', 'new_versions', 'removed_versions', 'changed_groups', 'requests', 'total_records', 'full_walk',
+    ]);
+    // Each version once, in the filter table's spelling (the sandbox spells some OPTION), and each fee schedule once.
+    const versions = await liveVersions();
+    expect(summary.new_versions).toEqual(versions);
+    expect(summary.changed_groups).toEqual(groupsOf(versions));
+    expect(stderr).toMatch(new RegExp(`^synced ${mirror}: 1,200 new records \\(${versions.length} fee schedules\\) · 1,200 records in all · 14 requests · full walk · \\d+\\.\\d s\\n$`));
     await expectMirrorEqualsService(url, keys.api_key, mirror);
 
     const duck = await openDuckDB();
@@ -95,7 +142,7 @@ describe('mkt sync', () => {
     await mkt(counted.url, keys.api_key, viaRelay).sync();
     counted.requests.length = 0;
     const nothing = await mkt(counted.url, keys.api_key, viaRelay).sync('--exit-code');
-    expect(nothing).toMatchObject({ code: 0, summary: { new_records: 0, removed_records: 0, new_versions: [], requests: 1, full_walk: false } });
+    expect(nothing).toMatchObject({ code: 0, summary: { new_records: 0, removed_records: 0, new_versions: [], removed_versions: [], changed_groups: [], requests: 1, full_walk: false } });
     expect(counted.requests).toHaveLength(1);
   });
 
@@ -150,6 +197,8 @@ describe('mkt sync', () => {
     expect(code).toBe(10);
     expect(summary.new_records).toBe(version.records);
     expect(summary.new_versions).toEqual([{ exchange_name: 'NYSE', fee_type: 'Equity', version_id: version.version_id, records: version.records }]);
+    expect(summary.removed_versions).toEqual([]);
+    expect(summary.changed_groups).toEqual([{ exchange_name: 'NYSE', fee_type: 'Equity' }]);
     expect(summary.full_walk).toBe(false);
     expect(counted.requests.length).toBeLessThanOrEqual(Math.ceil(version.records / 100) + 2);
     expect(stderr).toContain(`${version.records} new records (NYSE Equity)`);
@@ -169,12 +218,55 @@ describe('mkt sync', () => {
     const version = added.versions[0]!;
     const withdrawn = await fetch(`${url}/__sandbox/versions/${version.version_id}`, { method: 'DELETE' });
     expect(withdrawn.status).toBe(200);
-    const { code, summary } = await client.sync('--exit-code');
+    const { code, summary, stderr } = await client.sync('--exit-code');
     expect(code).toBe(10);
-    expect(summary).toMatchObject({ removed_records: version.records, new_records: 0, full_walk: true });
+    expect(summary).toMatchObject({ removed_records: version.records, new_records: 0, new_versions: [], full_walk: true });
+    // The withdrawal names its venue, in the filter table's spelling.
+    expect(summary.removed_versions).toEqual([{ exchange_name: 'CBOE', fee_type: 'Option', version_id: version.version_id, records: version.records }]);
+    expect(summary.changed_groups).toEqual([{ exchange_name: 'CBOE', fee_type: 'Option' }]);
+    expect(stderr).toContain(`: ${version.records} records removed (CBOE Option) · `);
     await expectMirrorEqualsService(url, keys.api_key, mirror);
     const noted = await client.run(['sql', `SELECT count(*) AS n, count(DISTINCT version_id) AS versions FROM mkt_removed_results WHERE version_id = '${version.version_id}'`, '-f', 'csv']);
     expect(noted.stdout).toBe(`n,versions\r\n${version.records},1\r\n`);
+  });
+
+  it('names a version once, in the filter table\'s spelling, when its records spell the fee type two ways', async () => {
+    const { url, keys } = sandbox.current;
+    const mixed = await relay(url, halfUpperCase);
+    const client = mkt(mixed.url, keys.api_key, newMirror());
+    const first = await client.sync();
+    const versions = await liveVersions();
+    expect(first.summary.new_versions).toEqual(versions);
+    expect(first.summary.changed_groups).toEqual(groupsOf(versions));
+    expect(first.stderr).toContain(` new records (${versions.length} fee schedules) · `);
+
+    const added = (await post('/__sandbox/versions?exchange_name=NASDAQ&fee_type=Option&added=40')).versions[0]!;
+    const { code, summary, stderr } = await client.sync('--exit-code');
+    expect(code).toBe(10);
+    expect(summary.new_versions).toEqual([{ exchange_name: 'NASDAQ', fee_type: 'Option', version_id: added.version_id, records: added.records }]);
+    expect(summary.changed_groups).toEqual([{ exchange_name: 'NASDAQ', fee_type: 'Option' }]);
+    expect(stderr).toContain(`: ${added.records} new records (NASDAQ Option) · `);
+    expect(stderr).toMatch(/\nRun `mkt diff NASDAQ Option` to see what changed\.\n$/);
+  });
+
+  it('names both versions of records that come back under another version and exchange, and both fee schedules', async () => {
+    const { url, keys } = sandbox.current;
+    let rewrite = (body: string) => body;
+    const moving = await relay(url, (body) => rewrite(body));
+    const client = mkt(moving.url, keys.api_key, newMirror());
+    await client.sync();
+    const from = (await liveVersions()).find((version) => version.exchange_name === 'NYSE' && version.fee_type === 'Equity')!;
+    const to = '00000000-0000-4000-8000-000000000036';
+    // The same ids, now of an IEX version: the service's content for them changed.
+    rewrite = eachRecord((record) => {
+      if (record.version_id === from.version_id) Object.assign(record, { exchange_name: 'IEX', version_id: to });
+    });
+    const { code, summary } = await client.sync('--full-refresh');
+    expect(code).toBe(0);
+    expect(summary).toMatchObject({ new_records: 0, changed_records: from.records, removed_records: 0 });
+    expect(summary.new_versions).toEqual([{ exchange_name: 'IEX', fee_type: 'Equity', version_id: to, records: from.records }]);
+    expect(summary.removed_versions).toEqual([from]);
+    expect(summary.changed_groups).toEqual([{ exchange_name: 'IEX', fee_type: 'Equity' }, { exchange_name: 'NYSE', fee_type: 'Equity' }]);
   });
 
   it('keeps a mirror to its filters: others are a usage error with nothing sent, unless --full-refresh', async () => {

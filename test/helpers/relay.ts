@@ -3,9 +3,10 @@ import { sendText, startRecordingServer } from './recording-server.js';
 
 /**
  * A server that passes every request on to `target` and records it: how many requests a command
- * sent, and which, seen from outside the command.
+ * sent, and which, seen from outside the command. `rewrite`, when given, changes each answer's
+ * body on the way back: a service that spells its records otherwise.
  */
-export async function startRelay(target: string) {
+export async function startRelay(target: string, rewrite: (body: string) => string = (body) => body) {
   return startRecordingServer((request, response) => {
     const headers = Object.fromEntries(
       Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
@@ -13,20 +14,20 @@ export async function startRelay(target: string) {
     fetch(`${target}${request.url}`, { headers })
       .then(async (answer) => {
         const body = await answer.text();
-        sendText(response, answer.status, body, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        sendText(response, answer.status, rewrite(body), { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       })
       .catch(() => response.destroy());
   });
 }
 
 /** Relays for a test file's tests, each closed once its test is done. */
-export function useRelays(): (target: string) => ReturnType<typeof startRelay> {
+export function useRelays(): (target: string, rewrite?: (body: string) => string) => ReturnType<typeof startRelay> {
   const relays: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     await Promise.all(relays.splice(0).map((relay) => relay.close()));
   });
-  return async (target) => {
-    const relay = await startRelay(target);
+  return async (target, rewrite) => {
+    const relay = await startRelay(target, rewrite);
     relays.push(relay);
     return relay;
   };

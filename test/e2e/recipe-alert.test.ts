@@ -1,0 +1,137 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useRelays } from '../helpers/relay.js';
+import { cleanEnv, MKT_BIN } from '../helpers/run-mkt.js';
+import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 36: the recipe "Alert when a venue changes its fees" (docs/recipes.md), run as written
+// there against the sandbox, night after night: it diffs exactly the fee schedules a sync names
+// in changed_groups, and alerts once for each that changed.
+const sandbox = useSandbox({ records: 1200 });
+const relay = useRelays();
+
+/** The recipe's script, as docs/recipes.md gives it. */
+function recipeScript(): string {
+  const recipes = readFileSync(new URL('../../docs/recipes.md', import.meta.url), 'utf8');
+  const section = recipes.split('\n## Alert when a venue changes its fees\n')[1]?.split('\n## ')[0] ?? '';
+  const script = /```sh\n(#!\/bin\/sh\n[\s\S]*?)```/.exec(section)?.[1];
+  if (script === undefined) throw new Error('docs/recipes.md has no script under "Alert when a venue changes its fees"');
+  return script;
+}
+
+/**
+ * A machine for the script: `mkt` (bin/mkt.js) and a `mail` that notes each alert's subject,
+ * recipient and whether its body is the diff's CSV, on a PATH of their own; one mirror.
+ */
+function machine(url: string) {
+  const dir = tempDir('mkt-recipe-');
+  const script = join(dir, 'fees-alert');
+  const alerts = join(dir, 'alerts');
+  writeFileSync(script, recipeScript());
+  writeFileSync(alerts, '');
+  writeFileSync(join(dir, 'mkt'), `#!/bin/sh\nexec '${process.execPath}' '${MKT_BIN}' "$@"\n`);
+  // mail -s SUBJECT TO < BODY
+  writeFileSync(join(dir, 'mail'), '#!/bin/sh\nhead -n 1 | grep -q "^change," && body=csv || body=other\nprintf \'%s to %s, %s\\n\' "$2" "$3" "$body" >> "$ALERTS"\n');
+  chmodSync(join(dir, 'mkt'), 0o755);
+  chmodSync(join(dir, 'mail'), 0o755);
+  const env: Record<string, string> = {
+    PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+    MKT_BASE_URL: url,
+    MKT_API_KEY: sandbox.current.keys.api_key,
+    MKT_MIRROR: join(dir, 'fees.duckdb'),
+    MKT_CONFIG_DIR: tempDir('mkt-config-'),
+    MKT_CACHE_DIR: tempDir('mkt-cache-'),
+    MKT_DATA_DIR: tempDir('mkt-data-'),
+    ALERTS: alerts,
+  };
+  return {
+    env,
+    /** The mirror made by hand before the first night, as the recipe says. */
+    async firstSync(): Promise<void> {
+      expect((await runInProcess(['sync'], { env })).code).toBe(0);
+    },
+    /** One night's run of the script, and the alerts it sent. */
+    night(extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; alerts: string }> {
+      writeFileSync(alerts, '');
+      const child = spawn('sh', [script], { env: cleanEnv({ ...env, ...extra }) });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      return new Promise((resolve, reject) => {
+        child.on('error', reject);
+        child.on('close', (code) => resolve({ code, stdout, stderr, alerts: readFileSync(alerts, 'utf8') }));
+      });
+    },
+  };
+}
+
+async function control(method: 'POST' | 'DELETE' | 'GET', path: string): Promise<unknown> {
+  const response = await fetch(`${sandbox.current.url}/__sandbox/${path}`, { method });
+  expect(response.ok).toBe(true);
+  return response.json();
+}
+
+/** The newest version the sandbox holds of a fee schedule. */
+async function newestVersion(exchange: string, feeType: string): Promise<string> {
+  const { versions } = (await control('GET', 'versions')) as { versions: { version_id: string; exchange_name: string; fee_type: string; latest: boolean }[] };
+  const newest = versions.find((version) => version.exchange_name === exchange && version.fee_type.toLowerCase() === feeType.toLowerCase() && version.latest);
+  expect(newest).toBeDefined();
+  return newest!.version_id;
+}
+
+describe('docs/recipes.md: alert when a venue changes its fees', () => {
+  it('alerts for nothing on a night with nothing new, then once for the one fee schedule that changed', async () => {
+    const host = machine(sandbox.current.url);
+    await host.firstSync();
+
+    expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: '' });
+
+    await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
+    expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: 'NASDAQ Equity fees changed to desk@example.com, csv\n' });
+
+    await control('DELETE', `versions/${await newestVersion('NYSE', 'Equity')}`);
+    expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: 'NYSE Equity fees changed to desk@example.com, csv\n' });
+
+    expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: '' });
+  }, 60_000);
+
+  it('exits 1 with mkt\'s message and alerts for nothing when the sync fails', async () => {
+    const host = machine(sandbox.current.url);
+    await host.firstSync();
+    await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
+    // mkt sync exits 3; the script, 1.
+    expect(await host.night({ MKT_API_KEY: 'bogus-key-0123456789' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'mkt: the service rejected the API key (401)\nMKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n',
+      alerts: '',
+    });
+    // The next night, with the key, the change is still news.
+    expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: 'NASDAQ Equity fees changed to desk@example.com, csv\n' });
+  }, 60_000);
+
+  it('says which diff failed, alerts for the others, and exits 1', async () => {
+    // A service that names NASDAQ with a space: a name mkt diff refuses (exit 2).
+    const renaming = await relay(sandbox.current.url, (body) => body.replaceAll('"exchange_name":"NASDAQ"', '"exchange_name":"NAS DAQ"'));
+    const host = machine(renaming.url);
+    await host.firstSync();
+    await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
+    await control('POST', 'versions?exchange_name=NYSE&fee_type=Equity');
+    const night = await host.night();
+    expect({ code: night.code, stdout: night.stdout, alerts: night.alerts }).toEqual({
+      code: 1,
+      stdout: '',
+      alerts: 'NYSE Equity fees changed to desk@example.com, csv\n',
+    });
+    expect(night.stderr).toBe(
+      'mkt: exchange identifier "NAS DAQ" holds whitespace, a control character or "/"\n'
+        + 'Give the identifier the service uses, e.g. NYSE or CBOE.\n'
+        + 'mkt diff NAS DAQ Equity failed\n',
+    );
+  }, 60_000);
+});
