@@ -76,6 +76,8 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
       onPage: (progressState) => progress.update(progressState),
     });
   } catch (error) {
+    // A first sync that fails before it holds a record leaves no mirror to answer for it.
+    await mirror.discardIfUnsynced().catch(() => {});
     // Said to whoever stops a long first sync: nothing committed is lost.
     if (error instanceof InterruptedError) {
       throw new InterruptedError(error.signal, { hint: KEPT_BY_THE_MIRROR });

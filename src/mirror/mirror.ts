@@ -1,4 +1,4 @@
-import { type Stats, statSync } from 'node:fs';
+import { rmSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult, StatementType } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
@@ -68,6 +68,8 @@ export class Mirror {
     private readonly writable: boolean,
     private readonly file: DuckDBFile,
     private readonly signal: AbortSignal | undefined,
+    /** The file and its log when this open made the file (a first sync's, which leaves none behind when it fails: discardIfUnsynced), the log only if it was not there. */
+    private readonly made: readonly string[],
   ) {
     // Ctrl-C ends a query at once: the process could not exit while DuckDB ran one to its end.
     signal?.addEventListener('abort', () => {
@@ -112,7 +114,8 @@ export class Mirror {
       if (holder) throw new MktError(`a sync is writing ${path} (pid ${holder[1]})`, { hint: 'Run the command again when it has finished.' });
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
-    const mirror = new Mirror(path, options.write, file, options.signal);
+    const made = stats === undefined ? [path, ...(log === undefined ? [`${path}.wal`] : [])] : [];
+    const mirror = new Mirror(path, options.write, file, options.signal, made);
     try {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
@@ -125,10 +128,26 @@ export class Mirror {
       await mirror.readHeader();
     } catch (error) {
       // What failed is what is said, not the close after it.
+      await mirror.discardIfUnsynced().catch(() => {});
       await mirror.close().catch(() => {});
       throw error;
     }
     return mirror;
+  }
+
+  /**
+   * After a first sync failed: the file this open made is removed, with its log, when it holds
+   * no record, staged or synced, so that no mirror is left behind by a sync that never began.
+   * One that committed pages of its walk is kept: the next sync carries on from them.
+   */
+  async discardIfUnsynced(): Promise<void> {
+    if (this.made.length === 0 || this.closed) return;
+    // Straight to the file: after Ctrl-C the mirror's own queries refuse to start. A file this
+    // sync made and cannot read holds nothing a next sync could carry on from.
+    const held = await this.file.rows('SELECT ((SELECT count(*) FROM results) + (SELECT count(*) FROM mkt_walk_results))::BIGINT AS n').then(([row]) => row?.n, () => 0n);
+    if (held !== 0n) return;
+    await this.close();
+    for (const file of this.made) rmSync(file, { force: true });
   }
 
   private closed = false;
@@ -148,6 +167,12 @@ export class Mirror {
 
   /** The identity recorded at the first sync, as it was when the mirror was opened: undefined before that sync. */
   get identity(): MirrorIdentity | undefined {
+    return this.recorded;
+  }
+
+  /** The identity, for a command that answers from the mirror: one whose first sync has not finished answers nothing. */
+  syncedIdentity(): MirrorIdentity {
+    if (!this.recorded) throw new MktError(`the mirror ${this.path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
     return this.recorded;
   }
 
