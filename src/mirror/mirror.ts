@@ -8,7 +8,7 @@ import { makeDirectory } from '../config/store.js';
 import { MktError, UsageError } from '../errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
-import type { StoredRecord } from './rows.js';
+import { RecordReader, recordText, ROW_AS_JSON, type StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
 /** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
@@ -215,10 +215,18 @@ export class Mirror {
     return (row?.newest as bigint | null) ?? undefined;
   }
 
-  /** The ids of the newest records, newest first, ties by id: as the service's first page orders them. */
-  async newestIds(limit: number): Promise<string[]> {
-    const rows = await this.rows(`SELECT id FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`);
-    return rows.map((row) => row.id as string);
+  /** The newest records as recordText, newest first, ties by id: as the service's first page orders them. */
+  newestRecordTexts(limit: number): Promise<string[]> {
+    return this.recordTexts(`ORDER BY r.created_on DESC, r.id DESC LIMIT ${limit}`);
+  }
+
+  /** The records of `results` with these ids, as recordText by id: those the mirror does not hold are absent. */
+  async recordTextsById(ids: readonly string[]): Promise<Map<string, string>> {
+    const byId = new Map<string, string>();
+    if (ids.length === 0) return byId;
+    const texts = await this.recordTexts(`WHERE r.id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
+    for (const text of texts) byId.set((JSON.parse(text) as string[])[0] as string, text);
+    return byId;
   }
 
   /**
@@ -350,6 +358,13 @@ export class Mirror {
       hint: this.writable ? KEPT_BY_THE_MIRROR : undefined,
       cause: error,
     });
+  }
+
+  /** The records of `results` a clause chooses, read back as the service sent them, each as recordText. */
+  private async recordTexts(clause: string, values?: SqlValue[]): Promise<string[]> {
+    const reader = new RecordReader();
+    const rows = await this.column(`SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id ${clause}`, values);
+    return rows.map((row) => recordText(reader.read(row as string)));
   }
 
   private async onFile<T>(call: () => Promise<T>): Promise<T> {
