@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
-import { sendText, useRecordingServers } from '../helpers/recording-server.js';
+import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -9,26 +9,20 @@ import { tempDir } from '../helpers/temp-dir.js';
 // Issue 36, point 4: a record the service answers differently under an id the mirror holds is
 // taken from the service and counted as changed, however little a sync reads.
 const sandbox = useSandbox({ records: 1200, seed: 36 });
-const startServer = useRecordingServers();
+const relay = useRelays();
 
 /** What the service now answers of a record the mirror holds: `record` with some fields changed. */
 type Rewrite = (record: FeeScheduleResult) => FeeScheduleResult;
 
-/** A server in front of the sandbox whose results pass through `rewrite`, once one is set. */
+/** A relay to the sandbox whose results pass through `rewrite`, once one is set. */
 async function rewritingService() {
   const state: { rewrite?: Rewrite } = {};
-  const server = await startServer((request, response) => {
-    const headers = Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'));
-    fetch(`${sandbox.current.url}${request.url}`, { headers })
-      .then(async (answer) => {
-        let text = await answer.text();
-        if (state.rewrite && answer.status === 200 && request.url.includes('fee-schedule-results')) {
-          const page = JSON.parse(text) as FeeScheduleResultsPage;
-          text = JSON.stringify({ ...page, data: page.data.map(state.rewrite) });
-        }
-        sendText(response, answer.status, text);
-      })
-      .catch(() => response.destroy());
+  const server = await relay(sandbox.current.url, {
+    rewrite: (request, status, text) => {
+      if (!state.rewrite || status !== 200 || !request.url.includes('fee-schedule-results')) return text;
+      const page = JSON.parse(text) as FeeScheduleResultsPage;
+      return JSON.stringify({ ...page, data: page.data.map(state.rewrite) });
+    },
   });
   return { server, state };
 }
@@ -55,7 +49,7 @@ describe('a record the service answers differently under an id the mirror holds'
     it(`is taken from the service and counted as changed, told from ${told}`, async () => {
       const { server, state } = await rewritingService();
       const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-      const cache = told === 'the mirror' ? {} : { MKT_CACHE_DIR: tempDir('mkt-cache-') };
+      const cache: Record<string, string> = told === 'the mirror' ? {} : { MKT_CACHE_DIR: tempDir('mkt-cache-') };
       const env = { MKT_BASE_URL: server.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror, ...cache };
       const sync = async () => {
         const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });

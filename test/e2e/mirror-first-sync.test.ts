@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { closedPort, sendText, type Responder, useRecordingServers } from '../helpers/recording-server.js';
+import { closedPort, useRecordingServers } from '../helpers/recording-server.js';
+import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -9,26 +10,17 @@ import { tempDir } from '../helpers/temp-dir.js';
 // Issue 36, point 5: a mirror exists only once it holds a first sync.
 const sandbox = useSandbox({ records: 1200, seed: 36 });
 const startServer = useRecordingServers();
+const relay = useRelays();
 
 const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
 const unfinished = (mirror: string) => `mkt: the mirror ${mirror} has not finished its first sync\nRun \`mkt sync\` to finish it.\n`;
 /** The service's answer to a key it does not know (docs/sandbox.md). */
 const NOT_AUTHORIZED = '{"message":"Not authorized: the API key is invalid or missing.","data":[],"query_time":null,"success":false,"disable_jsonable_encoder":false,"status_code":401}';
 
-/** A server in front of the sandbox that answers 401 while `refuse` says so of a request's URL. */
-async function gate(refuse: (url: URL) => boolean) {
+/** A relay to the sandbox that answers 401 while `refuse` says so of a request's URL. */
+function gate(refuse: (url: URL) => boolean) {
   const target = sandbox.current.url;
-  const respond: Responder = (request, response) => {
-    if (refuse(new URL(request.url, target))) {
-      sendText(response, 401, NOT_AUTHORIZED);
-      return;
-    }
-    const headers = Object.fromEntries(Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'));
-    fetch(`${target}${request.url}`, { headers })
-      .then(async (answer) => sendText(response, answer.status, await answer.text()))
-      .catch(() => response.destroy());
-  };
-  return startServer(respond);
+  return relay(target, { answer: (request) => (refuse(new URL(request.url, target)) ? { status: 401, text: NOT_AUTHORIZED } : undefined) });
 }
 
 describe('a first sync that fails', () => {
