@@ -217,14 +217,14 @@ export class Mirror {
 
   /** The newest records as recordText, newest first, ties by id: as the service's first page orders them. */
   newestRecordTexts(limit: number): Promise<string[]> {
-    return this.recordTexts(`ORDER BY r.created_on DESC, r.id DESC LIMIT ${limit}`);
+    return this.recordTexts(`SELECT rowid FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`, [], 'ORDER BY r.created_on DESC, r.id DESC');
   }
 
   /** The records of `results` with these ids, as recordText by id: those the mirror does not hold are absent. */
   async recordTextsById(ids: readonly string[]): Promise<Map<string, string>> {
     const byId = new Map<string, string>();
     if (ids.length === 0) return byId;
-    const texts = await this.recordTexts(`WHERE r.id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
+    const texts = await this.recordTexts(`SELECT rowid FROM results WHERE id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
     for (const text of texts) byId.set((JSON.parse(text) as string[])[0] as string, text);
     return byId;
   }
@@ -360,10 +360,14 @@ export class Mirror {
     });
   }
 
-  /** The records of `results` a clause chooses, read back as the service sent them, each as recordText. */
-  private async recordTexts(clause: string, values?: SqlValue[]): Promise<string[]> {
+  /**
+   * The records of `results` whose rowids a query chooses, in `order`, read back as the service
+   * sent them, each as recordText. Chosen by rowid first: a filter on the records themselves
+   * read all their columns, of every record, before it filtered.
+   */
+  private async recordTexts(chooseRowids: string, values: SqlValue[], order = ''): Promise<string[]> {
     const reader = new RecordReader();
-    const rows = await this.column(`SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id ${clause}`, values);
+    const rows = await this.column(`SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
     return rows.map((row) => recordText(reader.read(row as string)));
   }
 
