@@ -5,7 +5,7 @@ import type { Format } from '../formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
-import { MktError, UsageError } from '../errors.js';
+import { UsageError } from '../errors.js';
 import type { MirrorOpening } from '../mirror/location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
@@ -119,8 +119,7 @@ export async function openOffline(query: ResultsQuery, { path, opened }: MirrorO
     import('../mirror/mirror-filters.js'),
     import('../mirror/offline-results.js'),
   ]);
-  const identity = mirror.identity;
-  if (!identity) throw new MktError(`the mirror ${path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
+  const identity = mirror.syncedIdentity();
   const service = serviceOf(settings);
   if (identity.service !== service) {
     throw new UsageError(`the mirror cannot answer this: it holds results of ${identity.service}, not ${service}`, {

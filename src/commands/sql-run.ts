@@ -26,6 +26,7 @@ export async function runSql(context: Context, request: { query: string; mirror?
   checkNotWritingTheMirror(output.outputPath, path);
   const mirror = await Mirror.open(path, { write: false, signal: context.signal });
   context.defer(() => mirror.close());
+  mirror.syncedIdentity();
   await mirror.confine();
   const refuse = refuseWritingFiles(request.query);
   const { StatementType } = loadDuckDB();

@@ -7,7 +7,7 @@ import { serverText } from '../http/server-text.js';
 import { mirrorOf, serviceOf } from '../mirror/location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
 import type { SyncedVersion, SyncSummary } from '../mirror/sync.js';
-import { readSyncState, writeSyncState } from '../mirror/sync-state.js';
+import { holdsNothingNew, readSyncState, writeSyncState } from '../mirror/sync-state.js';
 import { groupDigits } from '../output/digits.js';
 
 export interface SyncCommandRequest {
@@ -36,7 +36,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   let newestPage: FeeScheduleResultsPage | undefined;
   if (state && state.service === service && state.filters === filtersText(filters)) {
     newestPage = await (await context.client()).fetchResultsPage(newestPageQuery(filters));
-    if (newestPage.total_records === state.totalRecords && JSON.stringify(newestPage.data.map((record) => record.id)) === JSON.stringify(state.newest)) {
+    if (holdsNothingNew(state, newestPage)) {
       report(context, request, settings.apiKey, {
         mirror: path,
         new_records: 0,
@@ -78,6 +78,8 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
       onPage: (progressState) => progress.update(progressState),
     });
   } catch (error) {
+    // A first sync that fails before it holds a record leaves no mirror to answer for it.
+    await mirror.discardIfUnsynced().catch(() => {});
     // Said to whoever stops a long first sync: nothing committed is lost.
     if (error instanceof InterruptedError) {
       throw new InterruptedError(error.signal, { hint: KEPT_BY_THE_MIRROR });
@@ -86,9 +88,9 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   } finally {
     progress.clear();
   }
-  const newest = await mirror.newestIds(newestPageQuery(filters).page_size as number);
+  const newestRecords = await mirror.newestRecordTexts(newestPageQuery(filters).page_size as number);
   await mirror.close();
-  writeSyncState(cacheDir, path, { service, filters: filtersText(filters), totalRecords: summary.total_records, newest });
+  writeSyncState(cacheDir, path, { service, filters: filtersText(filters), totalRecords: summary.total_records, newestRecords });
   report(context, request, settings.apiKey, summary, startedAt);
 }
 

@@ -1,4 +1,4 @@
-import { type Stats, statSync } from 'node:fs';
+import { rmSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult, StatementType } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
@@ -8,7 +8,7 @@ import { makeDirectory } from '../config/store.js';
 import { MktError, UsageError } from '../errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
-import type { StoredRecord } from './rows.js';
+import { RecordReader, recordText, ROW_AS_JSON, type StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
 /** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
@@ -68,6 +68,8 @@ export class Mirror {
     private readonly writable: boolean,
     private readonly file: DuckDBFile,
     private readonly signal: AbortSignal | undefined,
+    /** The file and its log when this open made the file (a first sync's, which leaves none behind when it fails: discardIfUnsynced), the log only if it was not there. */
+    private readonly made: readonly string[],
   ) {
     // Ctrl-C ends a query at once: the process could not exit while DuckDB ran one to its end.
     signal?.addEventListener('abort', () => {
@@ -112,7 +114,8 @@ export class Mirror {
       if (holder) throw new MktError(`a sync is writing ${path} (pid ${holder[1]})`, { hint: 'Run the command again when it has finished.' });
       throw new MktError(`cannot open the mirror ${path}: ${message}`);
     }
-    const mirror = new Mirror(path, options.write, file, options.signal);
+    const made = stats === undefined ? [path, ...(log === undefined ? [`${path}.wal`] : [])] : [];
+    const mirror = new Mirror(path, options.write, file, options.signal, made);
     try {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
@@ -125,10 +128,26 @@ export class Mirror {
       await mirror.readHeader();
     } catch (error) {
       // What failed is what is said, not the close after it.
+      await mirror.discardIfUnsynced().catch(() => {});
       await mirror.close().catch(() => {});
       throw error;
     }
     return mirror;
+  }
+
+  /**
+   * After a first sync failed: the file this open made is removed, with its log, when it holds
+   * no record, staged or synced, so that no mirror is left behind by a sync that never began.
+   * One that committed pages of its walk is kept: the next sync carries on from them.
+   */
+  async discardIfUnsynced(): Promise<void> {
+    if (this.made.length === 0 || this.closed) return;
+    // Straight to the file: after Ctrl-C the mirror's own queries refuse to start. A file this
+    // sync made and cannot read holds nothing a next sync could carry on from.
+    const held = await this.file.rows('SELECT ((SELECT count(*) FROM results) + (SELECT count(*) FROM mkt_walk_results))::BIGINT AS n').then(([row]) => row?.n, () => 0n);
+    if (held !== 0n) return;
+    await this.close();
+    for (const file of this.made) rmSync(file, { force: true });
   }
 
   private closed = false;
@@ -148,6 +167,12 @@ export class Mirror {
 
   /** The identity recorded at the first sync, as it was when the mirror was opened: undefined before that sync. */
   get identity(): MirrorIdentity | undefined {
+    return this.recorded;
+  }
+
+  /** The identity, for a command that answers from the mirror: one whose first sync has not finished answers nothing. */
+  syncedIdentity(): MirrorIdentity {
+    if (!this.recorded) throw new MktError(`the mirror ${this.path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
     return this.recorded;
   }
 
@@ -190,10 +215,18 @@ export class Mirror {
     return (row?.newest as bigint | null) ?? undefined;
   }
 
-  /** The ids of the newest records, newest first, ties by id: as the service's first page orders them. */
-  async newestIds(limit: number): Promise<string[]> {
-    const rows = await this.rows(`SELECT id FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`);
-    return rows.map((row) => row.id as string);
+  /** The newest records as recordText, newest first, ties by id: as the service's first page orders them. */
+  newestRecordTexts(limit: number): Promise<string[]> {
+    return this.recordTexts(`SELECT rowid FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`, [], 'ORDER BY r.created_on DESC, r.id DESC');
+  }
+
+  /** The records of `results` with these ids, as recordText by id: those the mirror does not hold are absent. */
+  async recordTextsById(ids: readonly string[]): Promise<Map<string, string>> {
+    const byId = new Map<string, string>();
+    if (ids.length === 0) return byId;
+    const texts = await this.recordTexts(`SELECT rowid FROM results WHERE id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
+    for (const text of texts) byId.set((JSON.parse(text) as string[])[0] as string, text);
+    return byId;
   }
 
   /**
@@ -325,6 +358,17 @@ export class Mirror {
       hint: this.writable ? KEPT_BY_THE_MIRROR : undefined,
       cause: error,
     });
+  }
+
+  /**
+   * The records of `results` whose rowids a query chooses, in `order`, read back as the service
+   * sent them, each as recordText. Chosen by rowid first: a filter on the records themselves
+   * read all their columns, of every record, before it filtered.
+   */
+  private async recordTexts(chooseRowids: string, values: SqlValue[], order = ''): Promise<string[]> {
+    const reader = new RecordReader();
+    const rows = await this.column(`SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
+    return rows.map((row) => recordText(reader.read(row as string)));
   }
 
   private async onFile<T>(call: () => Promise<T>): Promise<T> {

@@ -94,4 +94,13 @@ export class RecordReader {
   }
 }
 
+/**
+ * A record's 26 fields as one JSON array, in the document's order, as the service spelled them:
+ * the same text for the same content, whether the record came from a page or from the mirror
+ * (RecordReader). What a sync compares to tell a record the service now answers differently.
+ */
+export function recordText(record: FeeScheduleResult | Readonly<Record<string, unknown>>): string {
+  return JSON.stringify(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => record[name] ?? null));
+}
+
 const EMPTY_RECORD: Readonly<Record<string, null>> = Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, null]));

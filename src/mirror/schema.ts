@@ -24,9 +24,6 @@ const SQL_TYPES: Record<FieldKind, string> = {
   timestamp_local: 'TIMESTAMP',
 };
 
-/** The 26 fields, in the document's order, as a column list. */
-export const RESULT_COLUMNS = FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name).join(', ');
-
 const resultColumnsDdl = FEE_SCHEDULE_RESULT_FIELDS.map((field) => `${field.name} ${SQL_TYPES[field.kind]}`).join(', ');
 
 /** fee_amount_value and fee_amount_unit right after fee_amount, as `--parse-amounts` writes them. */

@@ -1,21 +1,24 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { makeDirectory, replaceFile } from '../config/store.js';
+import type { FeeScheduleResultsPage } from '../api/types.js';
 import type { MirrorIdentity } from './mirror.js';
+import { recordText } from './rows.js';
 
 /**
  * What a mirror held after its last sync, kept in the cache directory so that the next sync can
  * tell "nothing new" from one request without loading DuckDB and opening the file (most of the
  * time a sync that finds nothing takes: docs/performance.md). It is only believed while the mirror
  * file (and its WAL) are exactly as the sync left them: any write, copy or move changes them, and
- * the sync then opens the mirror as usual.
+ * the sync then opens the mirror as usual. The newest records are kept whole, not by id alone: a
+ * record the service answers under a known id with other content is then not "nothing new".
  */
 export interface SyncState extends MirrorIdentity {
   /** The mirror file and its write-ahead log as the sync left them. */
   files: string;
   totalRecords: number;
-  /** The ids of the newest 100 records, newest first: page 0 of a sync's first request. */
-  newest: string[];
+  /** The newest 100 records as recordText, newest first: page 0 of a sync's first request. */
+  newestRecords: string[];
 }
 
 /** `<cache>/mirrors/<hash of the mirror's path>.json`. */
@@ -52,11 +55,18 @@ export function filesFingerprint(mirror: string): string {
 export function readSyncState(cacheDir: string, mirror: string): SyncState | undefined {
   try {
     const state = JSON.parse(readFileSync(stateFile(cacheDir, mirror), 'utf8')) as SyncState;
-    if (state.files !== filesFingerprint(mirror) || !Array.isArray(state.newest) || !Number.isSafeInteger(state.totalRecords)) return undefined;
+    if (state.files !== filesFingerprint(mirror) || !Array.isArray(state.newestRecords) || !Number.isSafeInteger(state.totalRecords)) return undefined;
     return state;
   } catch {
     return undefined;
   }
+}
+
+/** Whether the service's newest page is what the mirror held after its last sync: the same count, and the same newest records, field for field. */
+export function holdsNothingNew(state: SyncState, newestPage: FeeScheduleResultsPage): boolean {
+  return newestPage.total_records === state.totalRecords
+    && newestPage.data.length === state.newestRecords.length
+    && newestPage.data.every((record, index) => recordText(record) === state.newestRecords[index]);
 }
 
 /** Keeps the state of a sync that has closed its mirror. A cache: failing to write it costs the next sync time, not data. */

@@ -1,14 +1,14 @@
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
-import type { FeeScheduleResultsPage } from '../api/types.js';
+import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
 import { RepeatGuard, type ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
-import { type StoredRecord, toStoredRecord } from './rows.js';
-import { CREATE_SCHEMA, MIRROR_LAYOUT, RESULT_COLUMNS } from './schema.js';
+import { recordText, type StoredRecord, toStoredRecord } from './rows.js';
+import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
 export interface SyncRequest {
   filters: MirrorFilters;
@@ -163,8 +163,8 @@ interface Outcome {
 
 /**
  * The records newer than the mirror's newest, staged, or no outcome when they do not account for
- * the service's total (something was withdrawn, or added among older records): then only a full
- * walk can tell. A page of records all known while the counts agree ends the reading early, so a
+ * the service's total (something was withdrawn, or added among older records) or one read is a
+ * record the mirror holds with other content (its id given again): then only a full walk can tell. A page of records all known while the counts agree ends the reading early, so a
  * sync that finds nothing costs one request. Also what the service's newest page said, which a
  * full walk after it starts from.
  */
@@ -191,11 +191,15 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
       total = page.total_records;
       let reachedOlder = false;
       const unknown: StoredRecord[] = [];
+      const held: FeeScheduleResult[] = [];
       for (const record of page.data) {
         const stored = toStoredRecord(record, host);
         if (newest !== undefined && (stored.values[CREATED_ON] as bigint) < newest) reachedOlder = true;
         if (known.add(record.id)) unknown.push(stored);
+        else held.push(record);
       }
+      // A record the mirror holds under its id with other content: only a full walk tells what else changed.
+      if (await holdsOtherContent(mirror, held)) return { service: service as ServiceState };
       added += unknown.length;
       await staging.addPage(unknown);
       guard.afterPage(pageNumber, page.data.length, unknown.length);
@@ -218,6 +222,15 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
     totalRecords: total,
   };
   return { outcome, service: service as ServiceState };
+}
+
+/** Whether the mirror holds any of these records' ids with other content (recordText). Ids it does not hold (a page repeating one staged) are none. */
+async function holdsOtherContent(mirror: Mirror, records: readonly FeeScheduleResult[]): Promise<boolean> {
+  const held = await mirror.recordTextsById(records.map((record) => record.id));
+  return records.some((record) => {
+    const text = held.get(record.id);
+    return text !== undefined && text !== recordText(record);
+  });
 }
 
 /**
@@ -446,10 +459,13 @@ function feeSchedulesOf(versions: readonly SyncedVersion[]): FeeSchedule[] {
 async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
   const [added] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM mkt_walk_results w ANTI JOIN results r ON r.id = w.id');
   const [removed] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id');
+  // Content as the service spelled it: the values, and the spellings kept of their timestamps.
+  const spelled = (records: string, texts: string) =>
+    `SELECT r.*, t.scraped_time AS scraped_time_text, t.created_on AS created_on_text FROM ${records} r LEFT JOIN ${texts} t ON t.id = r.id`;
   const [changed] = await mirror.rows(
     `SELECT count(*)::INTEGER AS n FROM (
-       SELECT ${RESULT_COLUMNS} FROM mkt_walk_results w SEMI JOIN results r ON r.id = w.id
-       EXCEPT SELECT ${RESULT_COLUMNS} FROM results)`,
+       ${spelled('mkt_walk_results', 'mkt_walk_timestamp_text')} WHERE r.id IN (SELECT id FROM results)
+       EXCEPT ${spelled('results', 'mkt_timestamp_text')})`,
   );
   return {
     newRecords: added?.n as number,

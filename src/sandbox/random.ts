@@ -82,6 +82,15 @@ export class Random {
     return String.fromCharCode(...UUID_CODES);
   }
 
+  /**
+   * A version 7 UUID (RFC 9562): `ms` as its first 48 bits, `run` (12 bits) as the next, and the
+   * rest from this stream. UUIDs of one `ms` and `run` sort as their streams' parts do.
+   */
+  uuidV7(ms: number, run: number): string {
+    const time = ms.toString(16).padStart(12, '0');
+    return `${time.slice(0, 8)}-${time.slice(8)}-7${(run & 0xfff).toString(16).padStart(3, '0')}${this.uuid().slice(18)}`;
+  }
+
   private word(): number {
     return (this.next() * 0x1_0000_0000) >>> 0;
   }

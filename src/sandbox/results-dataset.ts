@@ -18,6 +18,7 @@ import { type FeeTypeName, VENUES } from './venues.js';
  * an added version gets the next version number and record indexes after every existing
  * one, and all its records share one created_on, later than any before; its records are
  * numbered in the order of their ids, so index order stays the order of (created_on, id).
+ * Its ids and version_id carry the run's stamp (newRunStamp): no earlier run gave them.
  * Withdrawn records keep their indexes; searches leave them out.
  */
 
@@ -95,9 +96,28 @@ export interface AddedVersion {
   removed: number;
 }
 
-/** Seed salts of the streams that added versions draw from. */
+/** Seed salts of the streams that added versions draw from, and of every version_id's. */
 const ADDED_VERSION = 0xadd;
 const ADDED_ID = 0x1dd;
+const VERSION_ID = 0x7e5;
+
+/**
+ * When the last sandbox of this process started, in milliseconds: a run stamps its added versions'
+ * ids with a later one than any run before it in the process, even one started within the same ms.
+ */
+let lastRunMs = 0;
+
+/**
+ * What a run stamps on the ids of the versions it adds (Random.uuidV7): the moment it started,
+ * which no earlier run had, and 12 random bits that set apart runs of other processes started
+ * in the same millisecond. A mirror synced from an earlier run then never meets its ids again
+ * with other content. Everything else of an added version, its ids' order included, still
+ * comes from the seed and the calls alone.
+ */
+function newRunStamp(): { ms: number; run: number } {
+  lastRunMs = Math.max(Date.now(), lastRunMs + 1);
+  return { ms: lastRunMs, run: Math.floor(Math.random() * 0x1000) };
+}
 /** Between the last created_on so far and an added version's scraped_time: 1 hour to 2 days. */
 const ADDED_GAP_SECONDS = [3_600, 172_800] as const;
 /** Per item of the previous version: the odds of leaving it out, and of changing its amount. */
@@ -172,8 +192,11 @@ export class ResultsDataset {
   private addedContent = new Uint32Array(0);
   /** Its amount: 0 for the content record's own, else a revision (see REVISED_AMOUNTS). */
   private addedAmountRevision = new Uint16Array(0);
-  /** Its id is drawn from (seed, its version, this ordinal). */
+  /** Its id is drawn from (seed, its version, this ordinal), stamped with the run's stamp. */
   private addedIdOrdinal = new Uint32Array(0);
+  /** Versions generated at start: those after them were added while this run ran. */
+  private readonly baseVersions: number;
+  private readonly runStamp = newRunStamp();
 
   /** The latest scraped_time and created_on so far, withdrawn versions included, in microseconds. */
   private lastScrapedMicros = 0;
@@ -197,6 +220,7 @@ export class ResultsDataset {
     }
     const versionCount = order.length;
     this.versionCount = versionCount;
+    this.baseVersions = versionCount;
     this.versionVenue = new Uint8Array(versionCount);
     this.versionFeeType = new Uint8Array(versionCount);
     this.versionGroup = Uint16Array.from(order);
@@ -268,9 +292,19 @@ export class ResultsDataset {
     return index < this.baseSize ? 0 : this.addedAmountRevision[index - this.baseSize]!;
   }
 
-  /** The random stream of an added record's id (records generated at start draw theirs from their own). */
-  addedIdRandom(index: number): Random {
-    return new Random(this.seed, ADDED_ID, this.recordVersion[index]!, this.addedIdOrdinal[index - this.baseSize]!);
+  /** An added record's id (records generated at start draw theirs from their own stream). */
+  addedId(index: number): string {
+    return this.addedIdOf(this.recordVersion[index]!, this.addedIdOrdinal[index - this.baseSize]!);
+  }
+
+  /** A version's version_id: drawn from (seed, its number), and for a version added while this run runs, stamped with the run's stamp. */
+  versionId(version: number): string {
+    const random = new Random(this.seed, VERSION_ID, version);
+    return version < this.baseVersions ? random.uuid() : random.uuidV7(this.runStamp.ms, this.runStamp.run);
+  }
+
+  private addedIdOf(version: number, ordinal: number): string {
+    return new Random(this.seed, ADDED_ID, version, ordinal).uuidV7(this.runStamp.ms, this.runStamp.run);
   }
 
   /** The group's newest version with records, withdrawn ones aside. */
@@ -286,7 +320,7 @@ export class ResultsDataset {
    * REMOVE_ODDS, else kept with a new amount with odds CHANGE_ODDS (at least one of each when
    * there are two items or more), and `added` new items join them (by default up to a tenth of
    * the previous count, at least 1). Every draw comes from (seed, the new version's number), so
-   * the same seed and the same calls give the same versions.
+   * the same seed and the same calls give the same versions, with ids of this run (newRunStamp).
    */
   addVersion(group: number, added?: number): AddedVersion {
     if (this.versionCount >= MAX_VERSIONS) throw new RangeError(`the sandbox holds at most ${MAX_VERSIONS} versions`);
@@ -322,7 +356,7 @@ export class ResultsDataset {
     const itemCount = kept.length + addedCount;
     const items = Array.from({ length: itemCount }, (_, ordinal) => ({
       ordinal,
-      id: new Random(this.seed, ADDED_ID, v, ordinal).uuid(),
+      id: this.addedIdOf(v, ordinal),
     }));
     items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 

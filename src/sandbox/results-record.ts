@@ -32,7 +32,6 @@ type FieldName = keyof FeeScheduleResult;
 
 /** Seed salts that keep record and version streams apart. */
 const RECORD = 0x7ec;
-const VERSION = 0x7e5;
 const LONG_NOTE_VARIANTS = 64;
 
 /** The pieces of a record, in the order write() emits them: together, the document's field order. */
@@ -207,7 +206,7 @@ export class RecordWriter {
     const amount = feeAmount(random, action === MAKE && random.chance(0.8));
     const revision = data.amountRevision(index);
     parts.push(
-      plainField('id', index < data.baseSize ? id : data.addedIdRandom(index).uuid()),
+      plainField('id', index < data.baseSize ? id : data.addedId(index)),
       this.versionHeads[v]!,
       category,
       revision === 0 ? amount : (action === MAKE ? REVISED_REBATES : REVISED_FEES)[revision - 1]!,
@@ -225,17 +224,12 @@ export class RecordWriter {
     );
   }
 
-  /** The version_id of a version: drawn from (seed, its number), whenever it was made. */
-  static versionId(seed: number, version: number): string {
-    return new Random(seed, VERSION, version).uuid();
-  }
-
   private addVersions(): void {
     const data = this.dataset;
     for (let v = this.versionHeads.length; v < data.versionCount; v++) {
       this.versionHeads.push(fields(VERSION_HEAD_FIELDS, [VENUES[data.versionVenue[v]!]!.id, FEE_TYPE_SPELLINGS[data.versionFeeType[v]!]!]));
       this.versionTails.push(
-        fields(VERSION_TAIL_FIELDS, [RecordWriter.versionId(data.seed, v), formatOffsetMicros(data.versionScrapedMicros[v]!)]),
+        fields(VERSION_TAIL_FIELDS, [data.versionId(v), formatOffsetMicros(data.versionScrapedMicros[v]!)]),
       );
     }
   }

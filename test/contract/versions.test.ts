@@ -188,6 +188,9 @@ async function getResultsText(target: RunningSandbox): Promise<string | undefine
   return getResults(target).then((answer) => answer.text, () => undefined);
 }
 
+/** The part of an added version's ids (version 7 UUIDs) that its run stamps: the run's start and 12 random bits. */
+const RUN_STAMP = /\b[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/g;
+
 describe('determinism', () => {
   /** Every answer of a fixed sequence of calls, query_time aside. */
   async function transcript(seed: number, groups: number): Promise<string[]> {
@@ -208,10 +211,35 @@ describe('determinism', () => {
     }
   }
 
-  it('serves the same bytes for the same seed and the same calls, and other bytes for other calls', async () => {
+  it('serves the same bytes for the same seed and the same calls, but the run stamp of added ids, and other bytes for other calls', async () => {
+    const unstamped = (texts: string[]) => texts.map((text) => text.replace(RUN_STAMP, 'RUN-'));
     const once = await transcript(5, 2);
-    expect(await transcript(5, 2)).toEqual(once);
-    expect(await transcript(5, 3)).not.toEqual(once);
-    expect(await transcript(6, 2)).not.toEqual(once);
+    const again = await transcript(5, 2);
+    expect(unstamped(again)).toEqual(unstamped(once));
+    expect(unstamped(await transcript(5, 3))).not.toEqual(unstamped(once));
+    expect(unstamped(await transcript(6, 2))).not.toEqual(unstamped(once));
+  });
+
+  it('never gives a version added in one run the ids of one added in an earlier run, with the same seed and calls: only its ids differ', async () => {
+    /** The records of a run that added one NYSE Equity version, and that version's records, newest first. */
+    async function run(): Promise<{ base: FeeScheduleResult[]; added: FeeScheduleResult[] }> {
+      const fresh = await startSandbox({ port: 0, records: 300, seed: 7 });
+      try {
+        const [version] = await addVersions(fresh, { exchange_name: 'NYSE', fee_type: 'Equity' });
+        const { records } = await getAllResults(fresh, { query: { order_dir: 'desc' } });
+        return { base: records.filter((record) => record.version_id !== version!.version_id), added: records.filter((record) => record.version_id === version!.version_id) };
+      } finally {
+        await fresh.close();
+      }
+    }
+    const earlier = await run();
+    const later = await run();
+    expect(later.base).toEqual(earlier.base);
+    expect(later.added.length).toBeGreaterThan(0);
+    const ids = (records: FeeScheduleResult[]) => records.flatMap((record) => [record.id, record.version_id]);
+    expect(ids(later.added).filter((id) => ids([...earlier.added, ...earlier.base]).includes(id))).toEqual([]);
+    for (const id of ids(later.added)) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const unstamped = (records: FeeScheduleResult[]) => JSON.stringify(records).replace(RUN_STAMP, 'RUN-');
+    expect(unstamped(later.added)).toBe(unstamped(earlier.added));
   });
 });

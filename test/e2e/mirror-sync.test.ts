@@ -232,7 +232,7 @@ describe('mkt sync', () => {
 
   it('names a version once, in the filter table\'s spelling, when its records spell the fee type two ways', async () => {
     const { url, keys } = sandbox.current;
-    const mixed = await relay(url, halfUpperCase);
+    const mixed = await relay(url, { rewrite: (_request, _status, body) => halfUpperCase(body) });
     const client = mkt(mixed.url, keys.api_key, newMirror());
     const first = await client.sync();
     const versions = await liveVersions();
@@ -252,7 +252,7 @@ describe('mkt sync', () => {
   it('names both versions of records that come back under another version and exchange, and both fee schedules', async () => {
     const { url, keys } = sandbox.current;
     let rewrite = (body: string) => body;
-    const moving = await relay(url, (body) => rewrite(body));
+    const moving = await relay(url, { rewrite: (_request, _status, body) => rewrite(body) });
     const client = mkt(moving.url, keys.api_key, newMirror());
     await client.sync();
     const from = (await liveVersions()).find((version) => version.exchange_name === 'NYSE' && version.fee_type === 'Equity')!;

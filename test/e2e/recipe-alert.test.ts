@@ -117,7 +117,7 @@ describe('docs/recipes.md: alert when a venue changes its fees', () => {
 
   it('says which diff failed, alerts for the others, and exits 1', async () => {
     // A service that names NASDAQ with a space: a name mkt diff refuses (exit 2).
-    const renaming = await relay(sandbox.current.url, (body) => body.replaceAll('"exchange_name":"NASDAQ"', '"exchange_name":"NAS DAQ"'));
+    const renaming = await relay(sandbox.current.url, { rewrite: (_request, _status, body) => body.replaceAll('"exchange_name":"NASDAQ"', '"exchange_name":"NAS DAQ"') });
     const host = machine(renaming.url);
     await host.firstSync();
     await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');

@@ -1,33 +1,46 @@
 import { afterEach } from 'vitest';
-import { sendText, startRecordingServer } from './recording-server.js';
+import { type RecordedRequest, sendText, startRecordingServer } from './recording-server.js';
+
+/** How a relay changes what passes: an answer of its own instead of the target's, or the target's body rewritten. */
+export interface RelayChanges {
+  /** The status and body to answer with, without asking the target; undefined to ask it. */
+  answer?: (request: RecordedRequest) => { status: number; text: string } | undefined;
+  /** The body to pass on, from the target's status and body. */
+  rewrite?: (request: RecordedRequest, status: number, text: string) => string;
+}
 
 /**
  * A server that passes every request on to `target` and records it: how many requests a command
- * sent, and which, seen from outside the command. `rewrite`, when given, changes each answer's
- * body on the way back: a service that spells its records otherwise.
+ * sent, and which, seen from outside the command. `changes` make it a service that answers otherwise.
  */
-export async function startRelay(target: string, rewrite: (body: string) => string = (body) => body) {
+export async function startRelay(target: string, changes: RelayChanges = {}) {
   return startRecordingServer((request, response) => {
+    const own = changes.answer?.(request);
+    if (own) {
+      sendText(response, own.status, own.text);
+      return;
+    }
     const headers = Object.fromEntries(
       Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
     );
     fetch(`${target}${request.url}`, { headers })
       .then(async (answer) => {
         const body = await answer.text();
-        sendText(response, answer.status, rewrite(body), { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+        const passed = changes.rewrite ? changes.rewrite(request, answer.status, body) : body;
+        sendText(response, answer.status, passed, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       })
       .catch(() => response.destroy());
   });
 }
 
 /** Relays for a test file's tests, each closed once its test is done. */
-export function useRelays(): (target: string, rewrite?: (body: string) => string) => ReturnType<typeof startRelay> {
+export function useRelays(): (target: string, changes?: RelayChanges) => ReturnType<typeof startRelay> {
   const relays: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     await Promise.all(relays.splice(0).map((relay) => relay.close()));
   });
-  return async (target, rewrite) => {
-    const relay = await startRelay(target, rewrite);
+  return async (target, changes) => {
+    const relay = await startRelay(target, changes);
     relays.push(relay);
     return relay;
   };
