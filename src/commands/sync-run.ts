@@ -79,10 +79,10 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     });
   } catch (error) {
     // A first sync that fails before it holds a record leaves no mirror to answer for it.
-    await mirror.discardIfUnsynced().catch(() => {});
+    const discarded = await mirror.discardIfUnsynced().catch(() => false);
     // Said to whoever stops a long first sync: nothing committed is lost.
     if (error instanceof InterruptedError) {
-      throw new InterruptedError(error.signal, { hint: KEPT_BY_THE_MIRROR });
+      throw new InterruptedError(error.signal, { hint: discarded ? `Nothing was committed, and ${path} was removed.` : KEPT_BY_THE_MIRROR });
     }
     throw error;
   } finally {

@@ -138,16 +138,18 @@ export class Mirror {
   /**
    * After a first sync failed: the file this open made is removed, with its log, when it holds
    * no record, staged or synced, so that no mirror is left behind by a sync that never began.
-   * One that committed pages of its walk is kept: the next sync carries on from them.
+   * One that committed pages of its walk is kept: the next sync carries on from them. Whether
+   * it removed them.
    */
-  async discardIfUnsynced(): Promise<void> {
-    if (this.made.length === 0 || this.closed) return;
+  async discardIfUnsynced(): Promise<boolean> {
+    if (this.made.length === 0 || this.closed) return false;
     // Straight to the file: after Ctrl-C the mirror's own queries refuse to start. A file this
     // sync made and cannot read holds nothing a next sync could carry on from.
     const held = await this.file.rows('SELECT ((SELECT count(*) FROM results) + (SELECT count(*) FROM mkt_walk_results))::BIGINT AS n').then(([row]) => row?.n, () => 0n);
-    if (held !== 0n) return;
+    if (held !== 0n) return false;
     await this.close();
     for (const file of this.made) rmSync(file, { force: true });
+    return true;
   }
 
   private closed = false;

@@ -112,6 +112,23 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
+  it('says at Ctrl-C before a first sync has committed anything that it left no mirror', async () => {
+    // Slow answers: Ctrl-C comes while the walk's first page is asked for, before any commit.
+    const sandbox = await startSandbox({ port: 0, records: 300, latencyMs: 3000 });
+    try {
+      const counted = await relay(sandbox.url);
+      const mirror = join(tempDir('mkt-mirror-'), 'never.duckdb');
+      const stopped = spawnMkt(['sync'], { env: { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror } });
+      await until(() => counted.requests.length >= 2); // the newest page has come, and the mirror is open
+      stopped.child.kill('SIGINT');
+      const run = await stopped.result;
+      expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 130, stderr: `mkt: interrupted by SIGINT\nNothing was committed, and ${mirror} was removed.\n` });
+      expect(existsSync(mirror)).toBe(false);
+    } finally {
+      await sandbox.close();
+    }
+  }, 30_000);
+
   it('ends a long mkt sql at Ctrl-C, where the process waited for the query to end', async () => {
     const sandbox = await startSandbox({ port: 0, records: 100 });
     let long: ReturnType<typeof spawnMkt> | undefined;
