@@ -9,9 +9,8 @@ import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
 
 /**
- * Rows per row group: what is held in memory at once, and what a reader skips by statistics.
- * A 1,000,000-record export on Node 24 peaked at 250-260 MB with 20,000, against the 256 MB
- * budget, and at 221-239 MB with 10,000, for a file 1.6% larger (docs/performance.md, "Memory").
+ * Rows per row group: what is held in memory at once, and what a reader skips by statistics;
+ * larger groups make a slightly smaller file for a higher peak (docs/performance.md, "Memory").
  */
 export const PARQUET_ROW_GROUP_ROWS = 10_000;
 
@@ -50,10 +49,9 @@ const REMEMBERED_STRINGS = 1024;
  * schema.
  *
  * Most columns repeat a few values (venues, categories, a version's timestamps), so the first
- * 1,024 distinct strings of a column are converted once and their copies take that value. Each
- * page's own copy then dies young instead of living in the row group until it is encoded:
- * garbage collection had taken a sixth of a Parquet walk (docs/performance.md). Without it, a
- * 30,000-record write took a tenth more CPU time, and a 200,000-record one peaked 50 MB higher.
+ * REMEMBERED_STRINGS distinct strings of a column are converted once and their copies take that
+ * value: each page's own copy then dies young instead of living in the row group until it is
+ * encoded, which spares the garbage collector and the peak (docs/performance.md).
  */
 function converterFor({ name, kind, nullable }: Column): Converter {
   const fail = (row: number, problem: string): never => {
@@ -90,9 +88,9 @@ function converterFor({ name, kind, nullable }: Column): Converter {
 
 /**
  * Pages are compressed with GZIP at level 1, by Node's zlib, handed to hyparquet-writer through
- * its `compressors` option. Its own Snappy is JavaScript: on a 30,000-record walk it took 56-80
- * ms to save 31% of 2.2 MB, where zlib takes 31 ms to save 56% (docs/performance.md). DuckDB,
- * Spark, pyarrow and polars read GZIP as they read Snappy (docs/formats.md).
+ * its `compressors` option: its own Snappy is JavaScript, slower than zlib for a larger file
+ * (docs/performance.md). DuckDB, Spark, pyarrow and polars read GZIP as they read Snappy
+ * (docs/formats.md).
  */
 const gzip = (bytes: Uint8Array): Uint8Array => gzipSync(bytes, { level: 1 });
 
