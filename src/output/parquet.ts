@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { ByteWriter, ParquetWriter, type SchemaElement, type Writer } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { MalformedResponseError, MktError } from '../errors.js';
 import { VERSION } from '../version.js';
 import type { Column, Exporter } from './exporter.js';
@@ -9,9 +9,8 @@ import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from './timestamps.js';
 
 /**
- * Rows per row group: what is held in memory at once, and what a reader skips by statistics.
- * A 1,000,000-record export on Node 24 peaked at 250-260 MB with 20,000, against the 256 MB
- * budget, and at 221-239 MB with 10,000, for a file 1.6% larger (docs/performance.md, "Memory").
+ * Rows per row group: what is held in memory at once, and what a reader skips by statistics;
+ * larger groups make a slightly smaller file for a higher peak (docs/performance.md, "Memory").
  */
 export const PARQUET_ROW_GROUP_ROWS = 10_000;
 
@@ -50,10 +49,9 @@ const REMEMBERED_STRINGS = 1024;
  * schema.
  *
  * Most columns repeat a few values (venues, categories, a version's timestamps), so the first
- * 1,024 distinct strings of a column are converted once and their copies take that value. Each
- * page's own copy then dies young instead of living in the row group until it is encoded:
- * garbage collection had taken a sixth of a Parquet walk (docs/performance.md). Without it, a
- * 30,000-record write took a tenth more CPU time, and a 200,000-record one peaked 50 MB higher.
+ * REMEMBERED_STRINGS distinct strings of a column are converted once and their copies take that
+ * value: each page's own copy then dies young instead of living in the row group until it is
+ * encoded, which spares the garbage collector and the peak (docs/performance.md).
  */
 function converterFor({ name, kind, nullable }: Column): Converter {
   const fail = (row: number, problem: string): never => {
@@ -90,88 +88,35 @@ function converterFor({ name, kind, nullable }: Column): Converter {
 
 /**
  * Pages are compressed with GZIP at level 1, by Node's zlib, handed to hyparquet-writer through
- * its `compressors` option. Its own Snappy is JavaScript: on a 30,000-record walk it took 56-80
- * ms to save 31% of 2.2 MB, where zlib takes 31 ms to save 56% (docs/performance.md). DuckDB,
- * Spark, pyarrow and polars read GZIP as they read Snappy (docs/formats.md).
+ * its `compressors` option: its own Snappy is JavaScript, slower than zlib for a larger file
+ * (docs/performance.md). DuckDB, Spark, pyarrow and polars read GZIP as they read Snappy
+ * (docs/formats.md).
  */
 const gzip = (bytes: Uint8Array): Uint8Array => gzipSync(bytes, { level: 1 });
 
 /**
- * hyparquet-writer's `Writer`, handing the file to the sink a row group at a time: ParquetWriter
- * calls `flush` after each row group, and `finish` once the footer is written. What was written
- * since the last flush is held by a ByteWriter; a flush hands that one's bytes to the sink and
- * starts another as large, so the sink owns its chunk and nothing is copied. `offset`, from
- * which ParquetWriter takes the positions it records in the footer, counts from the start of
- * the file.
+ * hyparquet-writer's ByteWriter, extended with a flush as its own `fileWriter` is: ParquetWriter
+ * calls `flush` after each row group and `finish` once the footer is written, and each hands what
+ * was written since to the sink. The sink keeps the chunk it is given, so a flush starts a fresh
+ * buffer as large rather than writing over it. `offset`, from which ParquetWriter takes the
+ * positions it records in the footer, still counts from the start of the file.
  */
-class SinkWriter implements Writer {
-  private bytes = new ByteWriter(1 << 20);
-  private flushed = 0;
-
-  constructor(private readonly sink: ChunkSink) {}
-
-  get buffer(): ArrayBuffer {
-    return this.bytes.buffer;
-  }
-  get view(): DataView {
-    return this.bytes.view;
-  }
-  get offset(): number {
-    return this.flushed + this.bytes.offset;
+export class SinkWriter extends ByteWriter {
+  constructor(private readonly sink: ChunkSink) {
+    super(1 << 20);
   }
 
   async flush(): Promise<void> {
-    const written = this.bytes;
-    if (written.offset === 0) return;
-    this.flushed += written.offset;
-    this.bytes = new ByteWriter(written.buffer.byteLength);
-    await this.sink.write(written.getBytes());
-  }
-  finish(): Promise<void> {
-    return this.flush();
+    if (this.index === 0) return;
+    const written = this.getBytes();
+    this.buffer = new ArrayBuffer(this.buffer.byteLength);
+    this.view = new DataView(this.buffer);
+    this.index = 0;
+    await this.sink.write(written);
   }
 
-  ensure(size: number): void {
-    this.bytes.ensure(size);
-  }
-  getBuffer(): ArrayBuffer {
-    return this.bytes.getBuffer();
-  }
-  getBytes(): Uint8Array {
-    return this.bytes.getBytes();
-  }
-  appendUint8(value: number): void {
-    this.bytes.appendUint8(value);
-  }
-  appendUint32(value: number): void {
-    this.bytes.appendUint32(value);
-  }
-  appendInt32(value: number): void {
-    this.bytes.appendInt32(value);
-  }
-  appendInt64(value: bigint): void {
-    this.bytes.appendInt64(value);
-  }
-  appendFloat32(value: number): void {
-    this.bytes.appendFloat32(value);
-  }
-  appendFloat64(value: number): void {
-    this.bytes.appendFloat64(value);
-  }
-  appendBuffer(value: ArrayBuffer): void {
-    this.bytes.appendBuffer(value);
-  }
-  appendBytes(value: Uint8Array): void {
-    this.bytes.appendBytes(value);
-  }
-  appendVarInt(value: number): void {
-    this.bytes.appendVarInt(value);
-  }
-  appendVarBigInt(value: bigint): void {
-    this.bytes.appendVarBigInt(value);
-  }
-  appendZigZag(value: number | bigint): void {
-    this.bytes.appendZigZag(value);
+  override finish(): Promise<void> {
+    return this.flush();
   }
 }
 

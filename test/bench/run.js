@@ -5,7 +5,8 @@
 //   one call      mkt fees NYSE --format json            against  node -e 0 && one curl
 //   page walks    mkt results --all, NDJSON and CSV      against  curl | jq over the same URLs
 //                 Parquet                                against  mkt's own NDJSON walk
-//   memory        peak RSS of a 1,000,000-record export, every format, on each Node given
+//   memory        peak RSS of a 1,000,000-record export, every format, on each Node given,
+//                 under 512 MB and at most 1.5× that of a tenth as many records
 //   rate limit    a 100-page walk against `mkt sandbox --rate 20/2` (test/bench/rate-limit.mjs)
 //   mirror        a first mkt sync of 300,000 records    against  mkt's own NDJSON walk of them
 //                 mkt sync with nothing new              against  node -e 0 && one curl
@@ -43,7 +44,9 @@ const DOC = join(ROOT, 'docs/performance.md');
 const WALK_RECORDS = 30_000;
 const MEMORY_RECORDS = Number(options['memory-records']);
 const MIRROR_RECORDS = 300_000;
-const MEMORY_LIMIT_MB = 256;
+const MEMORY_LIMIT_MB = 512;
+/** The most a peak may grow from a tenth of MEMORY_RECORDS to all of them: memory stays flat as an export grows. */
+const MEMORY_GROWTH_LIMIT = 1.5;
 const FORMATS = ['ndjson', 'json', 'csv', 'parquet'];
 const NODES = [process.execPath, ...options.node.split(',').filter(Boolean)];
 const work = mkdtempSync(join(tmpdir(), 'mkt-bench-'));
@@ -91,10 +94,7 @@ function peakRssMb(command) {
   return Number(readFileSync(report, 'utf8').trim()) / 1024;
 }
 
-/**
- * `mkt args` as users run it: bin/mkt.js through its shebang, which sets the one V8 flag mkt
- * takes (bin/mkt.js); with `node`, that Node first on the PATH the shebang searches.
- */
+/** `mkt args` as users run it: bin/mkt.js through its shebang; with `node`, that Node first on the PATH the shebang searches. */
 const mkt = (args, node) => `${node ? `PATH=${quote(dirname(node))}:"$PATH" ` : ''}${quote(BIN)} ${args}`;
 const ms = (seconds) => `${(seconds * 1000).toFixed(0)} ms`;
 const row = (cells) => `| ${cells.join(' | ')} |`;
@@ -193,23 +193,30 @@ try {
   diffSandbox.stop();
 }
 
-/** Peak RSS of a MEMORY_RECORDS export, by Node binary and format (the table's too, not gated). */
-const memory = {};
-const large = await startSandbox(MEMORY_RECORDS);
-try {
-  env.MKT_BASE_URL = large.url;
-  env.MKT_API_KEY = large.api_key;
-  for (const [node, nodeVersion] of NODE_VERSIONS) {
-    memory[nodeVersion] = {};
-    for (const format of [...FORMATS, 'table']) {
-      console.log(`memory: ${nodeVersion}, ${format} …`);
-      const output = format === 'table' ? '> /dev/null' : `-o ${quote(join(work, `memory.${format}`))}`;
-      memory[nodeVersion][format] = peakRssMb(mkt(`results --all -f ${format} ${output}`, node));
+/** Peak RSS of an export of `records`, by Node binary and format, of `formats`. */
+async function peakRssByNode(records, formats) {
+  const byNode = {};
+  const sandbox = await startSandbox(records);
+  try {
+    env.MKT_BASE_URL = sandbox.url;
+    env.MKT_API_KEY = sandbox.api_key;
+    for (const [node, nodeVersion] of NODE_VERSIONS) {
+      byNode[nodeVersion] = {};
+      for (const format of formats) {
+        console.log(`memory: ${records.toLocaleString('en-US')} records, ${nodeVersion}, ${format} …`);
+        const output = format === 'table' ? '> /dev/null' : `-o ${quote(join(work, `memory.${format}`))}`;
+        byNode[nodeVersion][format] = peakRssMb(mkt(`results --all -f ${format} ${output}`, node));
+      }
     }
+  } finally {
+    sandbox.stop();
   }
-} finally {
-  large.stop();
+  return byNode;
 }
+/** The table's too, not gated: it holds every row. A tenth as many records, to show how the peak grows. */
+const memory = await peakRssByNode(MEMORY_RECORDS, [...FORMATS, 'table']);
+const SMALL_MEMORY_RECORDS = Math.round(MEMORY_RECORDS / 10);
+const smallMemory = await peakRssByNode(SMALL_MEMORY_RECORDS, FORMATS);
 
 console.log('rate-limited walk …');
 const rateLimit = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'test/bench/rate-limit.mjs'), '--json'], { env, encoding: 'utf8' }));
@@ -242,6 +249,14 @@ const targets = [
       ratio: peaks[format] / MEMORY_LIMIT_MB,
       limit: 1,
       note: `${peaks[format].toFixed(0)} MB of ${MEMORY_LIMIT_MB}`,
+    })),
+  ),
+  ...Object.entries(memory).flatMap(([nodeVersion, peaks]) =>
+    FORMATS.map((format) => ({
+      measure: `memory, ${format}, Node ${nodeVersion}: ${MEMORY_RECORDS.toLocaleString('en-US')} vs ${SMALL_MEMORY_RECORDS.toLocaleString('en-US')} records`,
+      ratio: peaks[format] / smallMemory[nodeVersion][format],
+      limit: MEMORY_GROWTH_LIMIT,
+      note: `${peaks[format].toFixed(0)} MB vs ${smallMemory[nodeVersion][format].toFixed(0)} MB`,
     })),
   ),
   {
@@ -285,7 +300,8 @@ const lines = [
   ...Object.entries(memory).map(([nodeVersion, peaks]) => row([nodeVersion, ...[...FORMATS, 'table'].map((format) => `${peaks[format].toFixed(0)} MB`)])),
   '',
   `Memory: peak RSS by \`/usr/bin/time -f %M\` of \`mkt results --all -f FORMAT -o FILE\` (the table to \`/dev/null\`) against a`,
-  `${MEMORY_RECORDS.toLocaleString('en-US')}-record sandbox. The table holds every row, since its column widths depend on all of them.`,
+  `${MEMORY_RECORDS.toLocaleString('en-US')}-record sandbox, and against one of ${SMALL_MEMORY_RECORDS.toLocaleString('en-US')} records to gate how the peak grows;`,
+  'with no V8 option (bin/mkt.js). The table holds every row, since its column widths depend on all of them.',
   '',
   'Rate limit (`node test/bench/rate-limit.mjs`; the table gives the worst of its three runs):',
   '',

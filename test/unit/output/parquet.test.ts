@@ -2,12 +2,14 @@ import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { ByteWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { MalformedResponseError } from '../../../src/errors.js';
 import type { Column } from '../../../src/output/exporter.js';
-import { PARQUET_ROW_GROUP_ROWS } from '../../../src/output/parquet.js';
+import { PARQUET_ROW_GROUP_ROWS, SinkWriter } from '../../../src/output/parquet.js';
+import { ChunkSink } from '../../../src/output/sink.js';
 import { writeDataset } from '../../../src/output/write.js';
 import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 import { useDuckDB } from '../../helpers/duckdb.js';
@@ -233,6 +235,21 @@ describe('parquet', () => {
     const metadata = await parquetMetadataAsync(await asyncBufferFromFile(path));
     expect(metadata.row_groups.map((group) => Number(group.num_rows))).toEqual([PARQUET_ROW_GROUP_ROWS, 1]);
     expect(metadata.row_groups.flatMap((group) => group.columns.map((column) => column.meta_data?.codec))).toEqual(['GZIP', 'GZIP', 'GZIP', 'GZIP']);
+  });
+
+  it('writes through hyparquet-writer\'s ByteWriter, each flush one chunk to the stream, offsets counted from the start', async () => {
+    const stream = new MemoryStream();
+    const sink = new ChunkSink(stream);
+    const writer = new SinkWriter(sink);
+    expect(writer).toBeInstanceOf(ByteWriter);
+    writer.appendBytes(new Uint8Array([1, 2, 3]));
+    await writer.flush();
+    await writer.flush();
+    writer.appendUint32(0x07060504);
+    expect(writer.offset).toBe(7);
+    await writer.finish();
+    sink.detach();
+    expect(stream.chunks.map((chunk) => [...chunk])).toEqual([[1, 2, 3], [4, 5, 6, 7]]);
   });
 
   it('makes a valid file with the schema when there are no records', async () => {
