@@ -2,7 +2,7 @@ import { MAX_VERSIONS } from './limits.js';
 import { Random } from './random.js';
 import { detailResponse, jsonResponse, type SandboxResponse } from './responses.js';
 import { type AddedVersion, FEE_TYPE_SPELLINGS, type ResultsDataset } from './results-dataset.js';
-import { RecordWriter } from './results-record.js';
+import { RecordBuilder } from './results-record.js';
 import { formatLocalMicros, formatOffsetMicros } from './time.js';
 import { QueryReader } from './validation.js';
 import { VENUES } from './venues.js';
@@ -110,7 +110,7 @@ export class ControlRoute {
     const latest = data.latestVersionOf(data.versionGroup[v]!);
     return jsonResponse(200, {
       withdrawn: this.describe(v),
-      latest_version_id: latest === undefined ? null : RecordWriter.versionId(data.seed, latest),
+      latest_version_id: latest === undefined ? null : RecordBuilder.versionId(data.seed, latest),
       total_records: this.liveRecords(),
     });
   }
@@ -129,7 +129,7 @@ export class ControlRoute {
   private describe(v: number): { version_id: string; exchange_name: string; fee_type: string; records: number } {
     const data = this.dataset;
     return {
-      version_id: RecordWriter.versionId(data.seed, v),
+      version_id: RecordBuilder.versionId(data.seed, v),
       exchange_name: VENUES[data.versionVenue[v]!]!.id,
       fee_type: FEE_TYPE_SPELLINGS[data.versionFeeType[v]!]!,
       records: this.recordsOf(v),
@@ -143,7 +143,7 @@ export class ControlRoute {
       ...this.describe(v),
       scraped_time: formatOffsetMicros(data.versionScrapedMicros[v]!),
       created_on: formatLocalMicros(data.versionCreatedMicros[v]!),
-      derived_from: added.derivedFrom === undefined ? null : RecordWriter.versionId(data.seed, added.derivedFrom),
+      derived_from: added.derivedFrom === undefined ? null : RecordBuilder.versionId(data.seed, added.derivedFrom),
       changed: added.changed,
       added: added.added,
       removed: added.removed,
@@ -152,7 +152,7 @@ export class ControlRoute {
 
   private versionNamed(versionId: string): number | undefined {
     for (let v = this.versionsById.size; v < this.dataset.versionCount; v++) {
-      this.versionsById.set(RecordWriter.versionId(this.dataset.seed, v), v);
+      this.versionsById.set(RecordBuilder.versionId(this.dataset.seed, v), v);
     }
     return this.versionsById.get(versionId);
   }
