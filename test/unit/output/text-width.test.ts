@@ -44,7 +44,7 @@ describe('text width follows Unicode’s East Asian Width', () => {
   });
 
   it.each([
-    ['〈〉', 4], // U+2329 and U+232A, wide since Unicode 3
+    ['\u2329\u232A', 4], // angle brackets, wide since Unicode 3
     ['︐︙', 4], // vertical forms, U+FE10 to U+FE19
     ['﹐﹫', 4], // small form variants, to U+FE6B
     ['𗀀𘠀', 4], // Tangut
@@ -53,7 +53,7 @@ describe('text width follows Unicode’s East Asian Width', () => {
     ['🇯🇵', 2], // a flag: two regional indicators
     ['❤️', 2], // made an emoji by U+FE0F
     ['1️⃣', 2],
-    ['각', 2], // a Hangul syllable of conjoining jamo
+    ['\u1100\u1161\u11A8', 2], // a Hangul syllable of conjoining jamo
     ['Ⓐ§°', 3], // ambiguous: narrow
     ['東京 ＦＵＬＬ', 13],
   ])('%j takes %i cells', (text, width) => {
@@ -61,6 +61,6 @@ describe('text width follows Unicode’s East Asian Width', () => {
   });
 
   it('cuts wide text where Unicode says it is wide', () => {
-    expect(truncateToWidth('〈〉〈〉', 5)).toBe('〈〉…');
+    expect(truncateToWidth('\u2329\u232A\u2329\u232A', 5)).toBe('\u2329\u232A…');
   });
 });
