@@ -1,9 +1,8 @@
-import type { Agent as HttpAgent, ClientRequest, RequestOptions } from 'node:http';
+import * as http from 'node:http';
 import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionOptions } from 'node:tls';
 import { NetworkError, UsageError } from '../errors.js';
-import { http } from './node-http.js';
 
 /*
  * How requests reach the service: straight to it, or through the proxy the environment names,
@@ -125,7 +124,7 @@ export interface Route {
   /** The proxy on the way, if any. */
   readonly proxy: Proxy | undefined;
   /** Starts a GET of `url` (on the base URL's origin). */
-  get(url: URL, headers: Record<string, string>): ClientRequest;
+  get(url: URL, headers: Record<string, string>): http.ClientRequest;
   /** Closes the pooled connections. */
   close(): void;
 }
@@ -175,7 +174,7 @@ export async function openRoute({ baseUrl, env, maxSockets, signal }: RouteOptio
 const proxyHeaders = (proxy: Proxy): Record<string, string> => (proxy.authorization ? { 'proxy-authorization': proxy.authorization } : {});
 
 /** Makes `agent` open its connections with `connect`, which may take a while: a tunnel does. */
-function pooled(agent: HttpAgent, connect: (options: RequestOptions) => Promise<Duplex>): void {
+function pooled(agent: http.Agent, connect: (options: http.RequestOptions) => Promise<Duplex>): void {
   agent.createConnection = (options, callback) => {
     // Node's agent takes a failure as the error alone.
     const done = callback as (error: Error | null, socket?: Duplex) => void;

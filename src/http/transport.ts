@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders } from 'node:http';
+import { type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   abortReason,
@@ -9,7 +9,6 @@ import {
   RetriesExhaustedError,
   TimeoutError,
 } from '../errors.js';
-import { http } from './node-http.js';
 import { serverText } from './server-text.js';
 import type { Logger } from '../io/log.js';
 import { openRoute } from './proxy.js';
@@ -144,7 +143,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
           settle();
           const status = response.statusCode ?? 0;
           // The status's standard text, not the server's: that is untrusted text.
-          resolve({ status, statusText: http.STATUS_CODES[status] ?? '', headers: response.headers, body: Buffer.concat(chunks) });
+          resolve({ status, statusText: STATUS_CODES[status] ?? '', headers: response.headers, body: Buffer.concat(chunks) });
         });
       });
       request.end();

@@ -1,17 +1,19 @@
-const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|\p{Cf})+$/u;
-/** East Asian Wide and Fullwidth blocks, and emoji shown as pictures: two cells in a terminal. */
-const DOUBLE_WIDTH =
-  /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uAC00-\uD7A3\uF900-\uFAFF\uFE30-\uFE4F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F000}-\u{1FAFF}\u{20000}-\u{3FFFD}]|\p{Emoji_Presentation}|\uFE0F/u;
-/**
- * Text of characters that each take one cell, in one code unit: ASCII, Latin, Greek, Cyrillic
- * (precomposed), general punctuation, arrows (↵) and box drawing. Measured by its length.
- */
-const NARROW_ONLY = /^[\x20-\x7e\u00a0-\u02ff\u0370-\u03ff\u0400-\u04ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u257f]*$/;
+import { eastAsianWidth } from 'get-east-asian-width';
 
-/** Characters that join with their neighbours into one grapheme: marks, joiners, selectors, skin tones, flags. */
-const CLUSTERING = /[\p{M}\p{Cf}\u{1F1E6}-\u{1F1FF}\u{1F3FB}-\u{1F3FF}]/u;
-const DOUBLE_WIDTH_ALL = new RegExp(DOUBLE_WIDTH.source, 'gu');
-const SURROGATE_PAIRS = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+/** Printable ASCII: a cell per character, measured by its length without segmenting. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Marks and format characters on their own join the text before them and take no cell. */
+const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|\p{Cf})+$/u;
+/**
+ * Every character that can join another into one grapheme (Unicode's UAX #29): marks, joiners and
+ * the other format characters, skin tones, regional indicators (flags), Hangul jamo, a CR (before
+ * a LF), and the few letters that are spacing marks or prepended. Text with none of them is one
+ * grapheme per code point, measured without segmenting.
+ */
+export const MAY_JOIN =
+  /[\r\p{M}\p{Cf}\p{Grapheme_Extend}\p{Emoji_Modifier}\p{Regional_Indicator}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\u0E33\u0EB3\u0D4E\u{111C2}\u{111C3}\u{113D1}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}]/u;
+/** Emoji shown as pictures whatever their first character's East Asian Width: one made so by U+FE0F, and a flag. */
+const EMOJI_SEQUENCE = /\uFE0F|\p{Regional_Indicator}{2}/u;
 
 let segmenter: Intl.Segmenter | undefined;
 
@@ -20,20 +22,20 @@ function* graphemes(text: string): Generator<string> {
   for (const { segment } of segmenter.segment(text)) yield segment;
 }
 
+/** Two cells for a grapheme whose first character is East Asian Wide or Fullwidth (ambiguous ones are narrow, as Unicode advises). */
 function graphemeWidth(grapheme: string): number {
   if (ZERO_WIDTH.test(grapheme)) return 0;
-  return DOUBLE_WIDTH.test(grapheme) ? 2 : 1;
+  return eastAsianWidth(grapheme.codePointAt(0)!) === 2 || EMOJI_SEQUENCE.test(grapheme) ? 2 : 1;
 }
 
 /** Terminal cells one line of text takes. */
 export function displayWidth(text: string): number {
-  if (NARROW_ONLY.test(text)) return text.length; // the common case, without segmenting
-  if (!CLUSTERING.test(text)) {
-    // One grapheme per code point: count them, and the wide ones twice.
-    const codePoints = text.length - (text.match(SURROGATE_PAIRS)?.length ?? 0);
-    return codePoints + (text.match(DOUBLE_WIDTH_ALL)?.length ?? 0);
-  }
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
+  if (!MAY_JOIN.test(text)) {
+    for (const character of text) width += eastAsianWidth(character.codePointAt(0)!);
+    return width;
+  }
   for (const grapheme of graphemes(text)) width += graphemeWidth(grapheme);
   return width;
 }

@@ -4,8 +4,8 @@ import type { ValidationIssue } from './validation.js';
 /** What a route answers; the server adds the headers every response carries. */
 export interface SandboxResponse {
   status: number;
-  /** Text is sent as UTF-8. */
-  body: string | Buffer;
+  /** Sent as UTF-8. */
+  body: string;
   headers?: Record<string, string>;
 }
 

@@ -1,19 +1,19 @@
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import { licenceOf } from './keys.js';
-import { JSON_TYPE, jsonResponse, RESULTS_UNAUTHORIZED_BODY, type SandboxResponse, validationResponse } from './responses.js';
+import { jsonResponse, RESULTS_UNAUTHORIZED_BODY, type SandboxResponse, validationResponse } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
 import { parseResultsQuery } from './results-query.js';
-import { type ByteString, RecordWriter } from './results-record.js';
+import { RecordBuilder } from './results-record.js';
 import { ResultsIndex } from './results-search.js';
 
 /** GET /api/v1/fee-schedule-results: the key (401), the query (422), then the page. */
 export class ResultsRoute {
   private readonly index: ResultsIndex;
-  private readonly writer: RecordWriter;
+  private readonly records: RecordBuilder;
 
   constructor(dataset: ResultsDataset) {
     this.index = new ResultsIndex(dataset);
-    this.writer = new RecordWriter(dataset);
+    this.records = new RecordBuilder(dataset);
   }
 
   serve(params: URLSearchParams, key: string | undefined, startedAt: number): SandboxResponse {
@@ -23,9 +23,10 @@ export class ResultsRoute {
     if ('issues' in parsed) return validationResponse(parsed.issues);
     const { search } = parsed;
     const slice = this.index.slice(search);
-    const { success, message, ...totals }: Omit<FeeScheduleResultsPage, 'data'> = {
+    const page: FeeScheduleResultsPage = {
       success: true,
       message: 'Fee schedule results retrieved successfully.',
+      data: slice.indexes.map((index) => this.records.build(index)),
       total_records: slice.totalRecords,
       page_size: search.pageSize,
       total_pages: Math.ceil(slice.totalRecords / search.pageSize),
@@ -33,14 +34,6 @@ export class ResultsRoute {
       query_time: Number(((performance.now() - startedAt) / 1000).toFixed(6)),
       disable_jsonable_encoder: false,
     };
-    // The envelope in the service's field order, with the records' JSON bytes spliced in as data.
-    const parts: ByteString[] = [`{"success":${success},"message":${JSON.stringify(message)},"data":[`];
-    slice.indexes.forEach((index, k) => {
-      if (k > 0) parts.push(',');
-      this.writer.write(index, parts);
-    });
-    parts.push(`],${JSON.stringify(totals).slice(1)}`);
-    const body = Buffer.from(parts.join(''), 'latin1');
-    return { status: 200, body, headers: { 'content-type': JSON_TYPE } };
+    return jsonResponse(200, page);
   }
 }

@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js';
-import { http } from '../http/node-http.js';
 import { isControlPath } from './control-route.js';
 import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
@@ -126,7 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
   }
 
-  const server = http.createServer((request, response) => {
+  const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
       if (!response.headersSent) send(response, detailResponse(500, 'Internal Server Error'), undefined);
       else response.destroy(error instanceof Error ? error : undefined);

@@ -69,8 +69,9 @@ describe('start-up loads only what the command needs', () => {
     expect(heavyIn(files)).toEqual(expect.arrayContaining(['src/http/transport.ts', 'src/sandbox/server.ts']));
   });
 
-  // On Node 22 and later, importing node:http as an ES module loads Node's bundled undici, for
-  // 40-58 ms (src/http/node-http.ts). Node 20 has no such getter, so there this cannot fail.
+  // On Node 22 and later, importing node:http as an ES module builds its namespace and so loads
+  // Node's bundled undici; the shipped bundle is CommonJS and must require it. On Node 20, which
+  // has no such getter, this cannot fail.
   it('a data command leaves Node\'s bundled undici unloaded', async () => {
     const { modules } = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
     expect(modules).toContain('NativeModule http');

@@ -1,0 +1,66 @@
+import { eastAsianWidth } from 'get-east-asian-width';
+import { describe, expect, it } from 'vitest';
+import { displayWidth, MAY_JOIN, truncateToWidth } from '../../../src/output/text-width.js';
+
+/** Unassigned code points and surrogates are not characters. */
+const NOT_A_CHARACTER = /^(?:\p{Cn}|\p{Cs})$/u;
+const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|\p{Cf})$/u;
+
+function* assignedCharacters(): Generator<string> {
+  for (let codePoint = 0; codePoint <= 0x10ffff; codePoint++) {
+    const character = String.fromCodePoint(codePoint);
+    if (!NOT_A_CHARACTER.test(character)) yield character;
+  }
+}
+
+describe('text width follows Unicode’s East Asian Width', () => {
+  it('gives every assigned code point on its own the cells get-east-asian-width gives it, none for a mark or a format character', () => {
+    const disagreements: string[] = [];
+    let checked = 0;
+    for (const character of assignedCharacters()) {
+      checked++;
+      const codePoint = character.codePointAt(0)!;
+      const expected = ZERO_WIDTH.test(character) ? 0 : eastAsianWidth(codePoint);
+      const width = displayWidth(character);
+      if (width !== expected) disagreements.push(`U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}: ${width}, not ${expected}`);
+    }
+    expect(checked).toBeGreaterThan(280_000);
+    expect(disagreements.slice(0, 20)).toEqual([]);
+  });
+
+  it('measures text without segmenting only where no character can join another into one grapheme', () => {
+    // Between two letters, a character that joins neither is a grapheme of its own.
+    const apart = [...assignedCharacters()].filter((character) => !MAY_JOIN.test(character));
+    const segmenter = new Intl.Segmenter();
+    const joined: string[] = [];
+    for (let start = 0; start < apart.length; start += 1000) {
+      const some = apart.slice(start, start + 1000);
+      let graphemes = 0;
+      for (const _ of segmenter.segment(`a${some.join('a')}a`)) graphemes++;
+      if (graphemes !== 2 * some.length + 1) joined.push(`${some[0]!} to ${some.at(-1)!}`);
+    }
+    expect(apart.length).toBeGreaterThan(280_000);
+    expect(joined).toEqual([]);
+  });
+
+  it.each([
+    ['\u2329\u232A', 4], // angle brackets, wide since Unicode 3
+    ['︐︙', 4], // vertical forms, U+FE10 to U+FE19
+    ['﹐﹫', 4], // small form variants, to U+FE6B
+    ['𗀀𘠀', 4], // Tangut
+    ['🀄', 2],
+    ['🀀', 1], // a mahjong tile without emoji presentation
+    ['🇯🇵', 2], // a flag: two regional indicators
+    ['❤️', 2], // made an emoji by U+FE0F
+    ['1️⃣', 2],
+    ['\u1100\u1161\u11A8', 2], // a Hangul syllable of conjoining jamo
+    ['Ⓐ§°', 3], // ambiguous: narrow
+    ['東京 ＦＵＬＬ', 13],
+  ])('%j takes %i cells', (text, width) => {
+    expect(displayWidth(text)).toBe(width);
+  });
+
+  it('cuts wide text where Unicode says it is wide', () => {
+    expect(truncateToWidth('\u2329\u232A\u2329\u232A', 5)).toBe('\u2329\u232A…');
+  });
+});
