@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { useSandbox } from '../helpers/sandbox.js';
+import { RUN_STAMP, useSandbox } from '../helpers/sandbox.js';
 import { type AddedVersionAnswer, addVersions, control, getAllResults, getResults, type Query } from './http.js';
 
 // The tests of this file run in order, on one sandbox whose data they change.
@@ -187,9 +187,6 @@ describe('the control routes', () => {
 async function getResultsText(target: RunningSandbox): Promise<string | undefined> {
   return getResults(target).then((answer) => answer.text, () => undefined);
 }
-
-/** The part of an added version's ids (version 7 UUIDs) that its run stamps: the run's start and 12 random bits. */
-const RUN_STAMP = /\b[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/g;
 
 describe('determinism', () => {
   /** Every answer of a fixed sequence of calls, query_time aside. */

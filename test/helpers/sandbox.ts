@@ -15,3 +15,6 @@ export function useSandbox(options: SandboxOptions = {}): { current: RunningSand
   });
   return handle;
 }
+
+/** The part of an added version's ids (version 7 UUIDs) that its run stamps: the run's start and 12 random bits. */
+export const RUN_STAMP = /\b[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-/g;
