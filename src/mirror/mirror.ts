@@ -277,7 +277,7 @@ export class Mirror {
   async append(table: RecordTable, records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.onFile(async () => {
-      const appender = await this.file.api().createAppender(table);
+      const appender = await this.appender(table);
       const duckdb = loadDuckDB();
       try {
         for (const record of records) {
@@ -309,12 +309,12 @@ export class Mirror {
   /**
    * A query's whole answer, for `mkt sql`: its errors are DuckDB's, for the caller to tell the
    * query's own from the file's (isFileFailure). The answer is read whole before a row is
-   * written: a streamed answer that fails part way ends as if it were complete, since
-   * @duckdb/node-bindings' fetch_chunk does not read DuckDB's error (duckdb_result_error).
+   * written: a streamed answer that fails part way ends as if it were complete, since DuckDB's
+   * fetch_chunk, under @duckdb/node-api's fetchChunk, does not read its error (duckdb_result_error).
    */
   answer(sql: string, checkStatement: (type: StatementType) => void): Promise<DuckDBResult> {
     this.throwIfAborted();
-    return this.file.withApi(async (connection) => {
+    return this.file.withConnection(async (connection) => {
       const statements = await connection.extractStatements(sql);
       let result: DuckDBResult | undefined;
       // Each statement is prepared once those before it have run: the later may use what they made.
@@ -334,7 +334,7 @@ export class Mirror {
 
   /** The next chunk of an answer, as the close waits for: none at its end. */
   nextChunk(answer: DuckDBResult): Promise<DuckDBDataChunk | null> {
-    return this.file.withApi(() => answer.fetchChunk());
+    return this.file.withConnection(() => answer.fetchChunk());
   }
 
   /**
@@ -371,6 +371,11 @@ export class Mirror {
     return rows.map((row) => recordText(reader.read(row as string)));
   }
 
+  /** An appender to one of the mirror's tables. */
+  private appender(table: string): Promise<DuckDBAppender> {
+    return this.file.withConnection((connection) => connection.createAppender(table));
+  }
+
   private async onFile<T>(call: () => Promise<T>): Promise<T> {
     this.throwIfAborted();
     try {
@@ -389,7 +394,7 @@ export class Mirror {
   private async keepTimestampTexts(table: string, records: readonly StoredRecord[]): Promise<void> {
     const odd = records.filter((record) => record.scrapedTimeText !== null || record.createdOnText !== null);
     if (odd.length === 0) return;
-    const appender = await this.file.api().createAppender(table);
+    const appender = await this.appender(table);
     try {
       for (const record of odd) {
         appender.appendVarchar(record.values[0] as string);
@@ -418,7 +423,7 @@ export class Mirror {
       if (typeof text === 'string' && !known.has(text)) fresh.add(text);
     }
     if (fresh.size === 0) return;
-    const appender = await this.file.api().createAppender('mkt_amounts');
+    const appender = await this.appender('mkt_amounts');
     try {
       for (const text of fresh) {
         const { value, unit } = parseAmount(text);
