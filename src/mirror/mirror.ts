@@ -152,7 +152,6 @@ export class Mirror {
 
   private closed = false;
   private recorded: MirrorIdentity | undefined;
-  private recordedInOrder: number | undefined;
 
   /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
   async close(): Promise<void> {
@@ -174,34 +173,6 @@ export class Mirror {
   syncedIdentity(): MirrorIdentity {
     if (!this.recorded) throw new MktError(`the mirror ${this.path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
     return this.recorded;
-  }
-
-  /** How many records `results` held when a sync last left them stored in order (schema.ts), as it was when the mirror was opened. */
-  get resultsInOrder(): number | undefined {
-    return this.recordedInOrder;
-  }
-
-  /**
-   * Whether the records of `results` from the one at `from` on (by rowid, their place) are stored
-   * oldest first, by created_on and then id. On 300,000 records: 55-120 ms from the first, and
-   * 5-8 ms from the last.
-   */
-  async storedInOrderFrom(from: number): Promise<boolean> {
-    const [row] = await this.rows(
-      `SELECT count(*)::BIGINT AS n FROM (
-         SELECT id, created_on, lag(created_on) OVER places AS previous_created_on, lag(id) OVER places AS previous_id
-         FROM results WHERE rowid >= $1 WINDOW places AS (ORDER BY rowid))
-       WHERE previous_created_on > created_on OR (previous_created_on = created_on AND previous_id >= id)`,
-      [from],
-    );
-    return row?.n === 0n;
-  }
-
-  /** Stores the records of `results` in order again (storedInOrderFrom), by copying them. Within a transaction. */
-  async storeInOrder(): Promise<void> {
-    await this.run('CREATE TABLE mkt_results_in_order AS SELECT * FROM results ORDER BY created_on, id');
-    await this.run('DROP TABLE results');
-    await this.run('ALTER TABLE mkt_results_in_order RENAME TO results');
   }
 
   async count(table: RecordTable = 'results'): Promise<number> {
@@ -467,8 +438,7 @@ export class Mirror {
   private async readHeader(): Promise<void> {
     let rows: Record<string, SqlValue>[];
     try {
-      // Those of these columns the mirror has: one made before results_in_order, and not synced since, lacks it.
-      rows = await this.rows("SELECT COLUMNS('^(layout|service|filters|results_in_order)$') FROM mkt_mirror");
+      rows = await this.rows('SELECT layout, service, filters FROM mkt_mirror');
     } catch (error) {
       throw isFileFailure((error as Error).cause) ? error : this.notAMirror();
     }
@@ -479,7 +449,6 @@ export class Mirror {
       throw new MktError(`${this.path} was written by a newer mkt (mirror layout ${layout})`, { hint: 'Upgrade mkt to read it.' });
     }
     this.recorded = { service: row.service as string, filters: row.filters as string };
-    this.recordedInOrder = typeof row.results_in_order === 'bigint' ? Number(row.results_in_order) : undefined;
   }
 }
 
