@@ -176,7 +176,7 @@ describe('mkt results --offline', () => {
     await earlier.rows(`ATTACH '${placedMirror}' AS placed;
       CREATE TABLE placed.newest_first AS SELECT * FROM placed.results ORDER BY created_on DESC, id DESC;
       DROP TABLE placed.results; ALTER TABLE placed.newest_first RENAME TO results;
-      ALTER TABLE placed.mkt_mirror ADD COLUMN results_in_order BIGINT; UPDATE placed.mkt_mirror SET results_in_order = 7`);
+      ALTER TABLE placed.mkt_mirror ADD COLUMN IF NOT EXISTS results_in_order BIGINT; UPDATE placed.mkt_mirror SET results_in_order = 7`);
     earlier.close();
     await expectOffline();
     // Its next sync takes the note away: an earlier mkt would trust it over records this one changed.
