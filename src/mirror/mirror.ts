@@ -120,9 +120,8 @@ export class Mirror {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
         await mirror.run(CREATE_SCHEMA);
-        // DuckDB checkpoints when its log passes 16 MB, and each checkpoint of a walk's staging
-        // table wrote its growing last row group again: a 300,000-record first sync took 9.5-10 s
-        // with them and 8.3 s with one checkpoint, when the file closes (docs/performance.md).
+        // Each checkpoint DuckDB makes when its log grows writes a walk's staging table's growing
+        // last row group again: a sync checkpoints once, when the file closes.
         await mirror.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
       }
       await mirror.readHeader();
@@ -201,9 +200,9 @@ export class Mirror {
   }
 
   /**
-   * Every id of a table, streamed: read whole, the ids of a million records took 400 MB instead of
-   * 190. A streamed answer that fails part way ends as if complete (see answer), so the ids read
-   * are counted against the table's rows.
+   * Every id of a table, streamed, so that DuckDB's answer and the set are not both held whole. A
+   * streamed answer that fails part way ends as if complete (see answer), so the ids read are
+   * counted against the table's rows.
    */
   async ids(table: RecordTable): Promise<IdSet> {
     const ids = new IdSet();
