@@ -34,9 +34,9 @@ export interface MirrorOpening {
 
 /**
  * Begins opening the mirror a command reads, and resolves once DuckDB has begun: it opens the file
- * on its own threads while the command's code loads, which saved 2-4% of a `results --offline` page
- * (docs/performance.md, "The mirror"). The command meets a failure to open when it
- * awaits `opened`, after its own checks; the mirror is closed when the command ends.
+ * on its own threads while the command's code loads, rather than after. The command meets a
+ * failure to open when it awaits `opened`, after its own checks; the mirror is closed when the
+ * command ends.
  */
 export async function beginOpening(context: Context, flag: string | undefined): Promise<MirrorOpening> {
   const [path, { Mirror }] = await Promise.all([mirrorOf(context, flag), import('./mirror.js')]);

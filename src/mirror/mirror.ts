@@ -120,9 +120,8 @@ export class Mirror {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
         await mirror.run(CREATE_SCHEMA);
-        // DuckDB checkpoints when its log passes 16 MB, and each checkpoint of a walk's staging
-        // table wrote its growing last row group again: a 300,000-record first sync took 9.5-10 s
-        // with them and 8.3 s with one checkpoint, when the file closes (docs/performance.md).
+        // Each checkpoint DuckDB makes when its log grows writes a walk's staging table's growing
+        // last row group again: a sync checkpoints once, when the file closes.
         await mirror.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
       }
       await mirror.readHeader();
@@ -154,7 +153,6 @@ export class Mirror {
 
   private closed = false;
   private recorded: MirrorIdentity | undefined;
-  private recordedInOrder: number | undefined;
 
   /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
   async close(): Promise<void> {
@@ -176,34 +174,6 @@ export class Mirror {
   syncedIdentity(): MirrorIdentity {
     if (!this.recorded) throw new MktError(`the mirror ${this.path} has not finished its first sync`, { hint: 'Run `mkt sync` to finish it.' });
     return this.recorded;
-  }
-
-  /** How many records `results` held when a sync last left them stored in order (schema.ts), as it was when the mirror was opened. */
-  get resultsInOrder(): number | undefined {
-    return this.recordedInOrder;
-  }
-
-  /**
-   * Whether the records of `results` from the one at `from` on (by rowid, their place) are stored
-   * oldest first, by created_on and then id. On 300,000 records: 55-120 ms from the first, and
-   * 5-8 ms from the last.
-   */
-  async storedInOrderFrom(from: number): Promise<boolean> {
-    const [row] = await this.rows(
-      `SELECT count(*)::BIGINT AS n FROM (
-         SELECT id, created_on, lag(created_on) OVER places AS previous_created_on, lag(id) OVER places AS previous_id
-         FROM results WHERE rowid >= $1 WINDOW places AS (ORDER BY rowid))
-       WHERE previous_created_on > created_on OR (previous_created_on = created_on AND previous_id >= id)`,
-      [from],
-    );
-    return row?.n === 0n;
-  }
-
-  /** Stores the records of `results` in order again (storedInOrderFrom), by copying them. Within a transaction. */
-  async storeInOrder(): Promise<void> {
-    await this.run('CREATE TABLE mkt_results_in_order AS SELECT * FROM results ORDER BY created_on, id');
-    await this.run('DROP TABLE results');
-    await this.run('ALTER TABLE mkt_results_in_order RENAME TO results');
   }
 
   async count(table: RecordTable = 'results'): Promise<number> {
@@ -232,9 +202,9 @@ export class Mirror {
   }
 
   /**
-   * Every id of a table, streamed: read whole, the ids of a million records took 400 MB instead of
-   * 190. A streamed answer that fails part way ends as if complete (see answer), so the ids read
-   * are counted against the table's rows.
+   * Every id of a table, streamed, so that DuckDB's answer and the set are not both held whole. A
+   * streamed answer that fails part way ends as if complete (see answer), so the ids read are
+   * counted against the table's rows.
    */
   async ids(table: RecordTable): Promise<IdSet> {
     const ids = new IdSet();
@@ -279,7 +249,7 @@ export class Mirror {
   async append(table: RecordTable, records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return;
     await this.onFile(async () => {
-      const appender = await this.file.api().createAppender(table);
+      const appender = await this.appender(table);
       const duckdb = loadDuckDB();
       try {
         for (const record of records) {
@@ -311,12 +281,12 @@ export class Mirror {
   /**
    * A query's whole answer, for `mkt sql`: its errors are DuckDB's, for the caller to tell the
    * query's own from the file's (isFileFailure). The answer is read whole before a row is
-   * written: a streamed answer that fails part way ends as if it were complete, since
-   * @duckdb/node-bindings' fetch_chunk does not read DuckDB's error (duckdb_result_error).
+   * written: a streamed answer that fails part way ends as if it were complete, since DuckDB's
+   * fetch_chunk, under @duckdb/node-api's fetchChunk, does not read its error (duckdb_result_error).
    */
   answer(sql: string, checkStatement: (type: StatementType) => void): Promise<DuckDBResult> {
     this.throwIfAborted();
-    return this.file.withApi(async (connection) => {
+    return this.file.withConnection(async (connection) => {
       const statements = await connection.extractStatements(sql);
       let result: DuckDBResult | undefined;
       // Each statement is prepared once those before it have run: the later may use what they made.
@@ -336,7 +306,7 @@ export class Mirror {
 
   /** The next chunk of an answer, as the close waits for: none at its end. */
   nextChunk(answer: DuckDBResult): Promise<DuckDBDataChunk | null> {
-    return this.file.withApi(() => answer.fetchChunk());
+    return this.file.withConnection(() => answer.fetchChunk());
   }
 
   /**
@@ -373,6 +343,11 @@ export class Mirror {
     return rows.map((row) => recordText(reader.read(row as string)));
   }
 
+  /** An appender to one of the mirror's tables. */
+  private appender(table: string): Promise<DuckDBAppender> {
+    return this.file.withConnection((connection) => connection.createAppender(table));
+  }
+
   private async onFile<T>(call: () => Promise<T>): Promise<T> {
     this.throwIfAborted();
     try {
@@ -391,7 +366,7 @@ export class Mirror {
   private async keepTimestampTexts(table: string, records: readonly StoredRecord[]): Promise<void> {
     const odd = records.filter((record) => record.scrapedTimeText !== null || record.createdOnText !== null);
     if (odd.length === 0) return;
-    const appender = await this.file.api().createAppender(table);
+    const appender = await this.appender(table);
     try {
       for (const record of odd) {
         appender.appendVarchar(record.values[0] as string);
@@ -420,7 +395,7 @@ export class Mirror {
       if (typeof text === 'string' && !known.has(text)) fresh.add(text);
     }
     if (fresh.size === 0) return;
-    const appender = await this.file.api().createAppender('mkt_amounts');
+    const appender = await this.appender('mkt_amounts');
     try {
       for (const text of fresh) {
         const { value, unit } = parseAmount(text);
@@ -464,8 +439,7 @@ export class Mirror {
   private async readHeader(): Promise<void> {
     let rows: Record<string, SqlValue>[];
     try {
-      // Those of these columns the mirror has: one made before results_in_order, and not synced since, lacks it.
-      rows = await this.rows("SELECT COLUMNS('^(layout|service|filters|results_in_order)$') FROM mkt_mirror");
+      rows = await this.rows('SELECT layout, service, filters FROM mkt_mirror');
     } catch (error) {
       throw isFileFailure((error as Error).cause) ? error : this.notAMirror();
     }
@@ -476,7 +450,6 @@ export class Mirror {
       throw new MktError(`${this.path} was written by a newer mkt (mirror layout ${layout})`, { hint: 'Upgrade mkt to read it.' });
     }
     this.recorded = { service: row.service as string, filters: row.filters as string };
-    this.recordedInOrder = typeof row.results_in_order === 'bigint' ? Number(row.results_in_order) : undefined;
   }
 }
 

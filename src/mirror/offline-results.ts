@@ -18,13 +18,6 @@ const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
   fee_category: ['fee_category', 'created_on', 'id'],
 };
 
-/** What a query's count found. */
-interface Count {
-  total: number;
-  /** Whether the query is every record in created_on order, and the mirror stores them in it (Mirror.resultsInOrder). */
-  byPlace: boolean;
-}
-
 /** An ordered read of a query's records: the page it has reached, and rows read ahead of it. */
 interface Cursor {
   key: string;
@@ -33,8 +26,6 @@ interface Cursor {
   where: string;
   values: SqlValue[];
   order: string;
-  direction: 'ASC' | 'DESC';
-  count: Count;
   /** Where the next read starts, and how many rows it takes. */
   offset: number;
   batch: number;
@@ -46,9 +37,8 @@ interface Cursor {
 
 /**
  * Each read of a walk takes this many times the rows of the one before, up to the most: a page
- * alone costs a top-N sort of one page, and a walk of every page a few sorts in all. Reads of
- * up to 65,536 rows took `--all` of a 1,000,000-record mirror to 819 MB, and of up to 8,192 to
- * 487 MB, in about the same time (docs/performance.md, "Memory").
+ * alone costs a top-N sort of one page, and a walk of every page a few sorts in all. The most
+ * bounds what `--all` of a large mirror holds at once, at about the same speed as larger reads.
  */
 const BATCH_GROWTH = 4;
 const MAX_BATCH = 8_192;
@@ -58,13 +48,11 @@ const MAX_BATCH = 8_192;
  * the same filters, order, paging and envelope, so that everything after the page (the walk,
  * the exporters) is the same code. Pages asked in order continue one ordered read, in reads
  * that grow (BATCH_GROWTH), so a page costs a top-N sort of one page and `--all` a few sorts.
- * Every record in created_on order, the service's default, needs no sort while the sync keeps
- * them stored in that order: a page is the records at its places.
  */
 export class MirrorResults implements ResultsSource {
   readonly host = 'the mirror';
   private cursor: Cursor | undefined;
-  private readonly counts = new Map<string, Count>();
+  private readonly totals = new Map<string, number>();
   private readonly records = new RecordReader();
   /** One page at a time: a walk asks for several at once, in order. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -81,22 +69,21 @@ export class MirrorResults implements ResultsSource {
     const pageSize = query.page_size ?? PAGE_SIZE.default;
     const pageNumber = query.page_number ?? 0;
     const { where, values } = whereOf(query);
-    const orderBy = query.order_by ?? 'created_on';
     const direction = (query.order_dir ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
-    const order = ORDER_KEYS[orderBy].map((key) => `r.${key} ${direction}`).join(', ');
+    const order = ORDER_KEYS[query.order_by ?? 'created_on'].map((key) => `r.${key} ${direction}`).join(', ');
     const key = JSON.stringify([where, values.map(String), order, pageSize]);
 
-    let count = this.counts.get(key);
-    if (count === undefined) {
-      count = await this.count(where, values, where === '' && orderBy === 'created_on');
-      this.counts.set(key, count);
+    let total = this.totals.get(key);
+    if (total === undefined) {
+      const [row] = await this.mirror.rows(`SELECT count(*)::BIGINT AS n FROM results r ${where}`, values);
+      total = Number(row?.n ?? 0);
+      this.totals.set(key, total);
     }
     let cursor = this.cursor;
     if (!cursor || cursor.key !== key || cursor.nextPage !== pageNumber) {
-      cursor = { key, nextPage: pageNumber, where, values, order, direction, count, offset: pageNumber * pageSize, batch: pageSize, rows: [], taken: 0, done: false };
+      cursor = { key, nextPage: pageNumber, where, values, order, offset: pageNumber * pageSize, batch: pageSize, rows: [], taken: 0, done: false };
       this.cursor = cursor;
     }
-    const total = count.total;
     while (cursor.rows.length - cursor.taken < pageSize && !cursor.done) await this.read(cursor);
     const data = cursor.rows.slice(cursor.taken, cursor.taken + pageSize).map((row) => this.records.read(row) as unknown as FeeScheduleResult);
     cursor.taken += data.length;
@@ -115,35 +102,15 @@ export class MirrorResults implements ResultsSource {
   }
 
   /**
-   * How many records a query has. Every record in created_on order is read by place when the
-   * mirror's `results` are as the sync left them in order: as many, at the places 0 to n - 1.
-   */
-  private async count(where: string, values: SqlValue[], everyRecordByCreatedOn: boolean): Promise<Count> {
-    if (!everyRecordByCreatedOn) {
-      const [row] = await this.mirror.rows(`SELECT count(*)::BIGINT AS n FROM results r ${where}`, values);
-      return { total: Number(row?.n ?? 0), byPlace: false };
-    }
-    const [row] = await this.mirror.rows('SELECT count(*)::BIGINT AS n, max(r.rowid)::BIGINT AS last FROM results r');
-    const total = Number(row?.n ?? 0);
-    const byPlace = this.mirror.resultsInOrder === total && (row?.last ?? -1n) === BigInt(total - 1);
-    return { total, byPlace };
-  }
-
-  /**
    * The cursor's next rows, each the JSON array of a record. The rows are chosen by their
-   * order keys alone, and only they are read whole: sorting every column of a 30,000-record
-   * mirror for its first page took 61-86 ms, and this 32-38 ms (docs/performance.md). By place,
-   * with no sort, a first page took 10-15 ms less.
+   * order keys alone, and only they are read whole: a sort of every column would read every
+   * column of every record the query matches, for one page.
    */
   private async read(cursor: Cursor): Promise<void> {
-    const { total, byPlace } = cursor.count;
-    // Places count from the oldest record: the newest first starts from the last.
-    const first = cursor.direction === 'ASC' ? cursor.offset : total - cursor.offset - cursor.batch;
-    const chosen = byPlace
-      ? `r.rowid BETWEEN ${first} AND ${first + cursor.batch - 1} ORDER BY r.rowid ${cursor.direction}`
-      : `r.rowid IN (SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}) ORDER BY ${cursor.order}`;
+    const chosen = `SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`;
     const rows = (await this.mirror.column(
-      `SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE ${chosen}`,
+      `SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
+       WHERE r.rowid IN (${chosen}) ORDER BY ${cursor.order}`,
       cursor.values,
     )) as string[];
     cursor.rows = cursor.rows.slice(cursor.taken).concat(rows);

@@ -53,9 +53,8 @@ const TIMESTAMP_FIELDS = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field, index) =>
 /**
  * A row of `results r LEFT JOIN mkt_timestamp_text t` as one JSON array, for `RecordReader`: the
  * 26 values in the document's order, a timestamp as the text of its microseconds (a JSON number
- * may not hold them exactly), then the spellings kept of the timestamps. Records are made from
- * such rows in half the time @duckdb/node-api takes to convert 28 columns value by value
- * (docs/performance.md, "Reading the mirror").
+ * may not hold them exactly), then the spellings kept of the timestamps. One text a row is
+ * parsed at once, where @duckdb/node-api would convert 28 columns value by value.
  */
 export const ROW_AS_JSON = `json_array(${FEE_SCHEDULE_RESULT_FIELDS.map((field) =>
   field.kind === 'string' ? `r.${field.name}` : `epoch_us(r.${field.name})::VARCHAR`,

@@ -6,11 +6,9 @@ import { FEE_SCHEDULE_RESULT_FIELDS, type FieldKind } from '../api/fields.js';
  * types; every other table is mkt's bookkeeping and starts with `mkt_`. A mirror written by a
  * later layout is refused rather than misread.
  *
- * `mkt_mirror.results_in_order` is the number of records `results` held when a sync last left
- * them stored oldest first, by created_on and then id (null when it could not): while the count
- * is the same, `results --offline` reads a page in that order by the records' places
- * (src/mirror/offline-results.ts). The column came after the first mirrors, which gain it at
- * their next sync, and a count at their next full walk.
+ * `mkt_mirror.results_in_order`, which earlier mkts noted to read pages by the records' places,
+ * is dropped by a sync: an earlier mkt would trust its note over records this one changed. A
+ * mirror that still has it opens as any other.
  *
  * `mkt_walk.total_records` and `newest_id` are the service's count and newest record when an
  * unfinished full walk began, which the walk compares with the service's when it ends
@@ -36,7 +34,7 @@ const columnsWithValues = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field) =>
 export const CREATE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS results (${resultColumnsDdl});
 CREATE TABLE IF NOT EXISTS mkt_mirror (layout INTEGER NOT NULL, service VARCHAR NOT NULL, filters VARCHAR NOT NULL, created_at TIMESTAMPTZ NOT NULL);
-ALTER TABLE mkt_mirror ADD COLUMN IF NOT EXISTS results_in_order BIGINT;
+ALTER TABLE mkt_mirror DROP COLUMN IF EXISTS results_in_order;
 CREATE TABLE IF NOT EXISTS mkt_syncs (started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ, new_records BIGINT, removed_records BIGINT, changed_records BIGINT, requests INTEGER, total_records BIGINT, full_walk BOOLEAN);
 CREATE TABLE IF NOT EXISTS mkt_removed_results (${resultColumnsDdl}, removed_at TIMESTAMPTZ);
 CREATE TABLE IF NOT EXISTS mkt_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);

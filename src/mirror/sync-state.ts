@@ -7,8 +7,8 @@ import { recordText } from './rows.js';
 
 /**
  * What a mirror held after its last sync, kept in the cache directory so that the next sync can
- * tell "nothing new" from one request without loading DuckDB and opening the file (most of the
- * time a sync that finds nothing takes: docs/performance.md). It is only believed while the mirror
+ * tell "nothing new" from one request without loading DuckDB and opening the file, which is most
+ * of what such a sync would cost. It is only believed while the mirror
  * file (and its WAL) are exactly as the sync left them: any write, copy or move changes them, and
  * the sync then opens the mirror as usual. The newest records are kept whole, not by id alone: a
  * record the service answers under a known id with other content is then not "nothing new".
@@ -29,7 +29,7 @@ function stateFile(cacheDir: string, mirror: string): string {
 /**
  * FNV-1a, 64 bits, of the path's UTF-16 code units, as 16 hex digits: a file name, not a secret.
  * Two paths that share one name cannot share a state, which is believed only for the file (device
- * and inode) it was written for. `node:crypto`, for SHA-256, took 3-7 ms of a nothing-new sync to load.
+ * and inode) it was written for. `node:crypto`, for SHA-256, would be loaded for this alone.
  */
 function pathHash(text: string): string {
   let hash = 0xcbf29ce484222325n;

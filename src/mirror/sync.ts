@@ -61,9 +61,8 @@ const PAGES_AHEAD = 4;
 /**
  * A sync commits what it has staged at least this often, so that its memory stays bounded and a
  * killed full walk carries on from there.
- * A commit of 100 pages costs DuckDB ~100 ms (its time grows with the rows, not the commits) and
- * runs while the walk reads on: 20-page commits awaited in turn made a 300,000-record first sync
- * 12.4 s, against 5.0 s for the NDJSON export of the same walk (docs/performance.md).
+ * A commit's time grows with its rows, not with the number of commits, and it runs while the
+ * walk reads on, so that a sync is not held up by its own writes.
  */
 const COMMIT_EVERY_PAGES = 100;
 const COMMIT_EVERY_MS = 2000;
@@ -122,8 +121,8 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
     full_walk: fullWalk,
   };
   await mirror.transaction(async () => {
-    if (fullWalk) await replaceResults(mirror, identity, outcome.totalRecords);
-    else await appendResults(mirror, outcome.newRecords, outcome.totalRecords);
+    if (fullWalk) await replaceResults(mirror, identity);
+    else await appendResults(mirror, outcome.newRecords);
     await mirror.run('INSERT INTO mkt_syncs VALUES (to_timestamp($1 / 1000), now(), $2, $3, $4, $5, $6, $7)', [
       startedAt,
       summary.new_records,
@@ -478,47 +477,32 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
 }
 
 /**
- * The staged new records join the mirror's, oldest first. They stay stored in order (schema.ts)
- * when the mirror's were and theirs follow on, which a record older than the mirror's newest
- * (which the counts allow when another was withdrawn) does not. Within a transaction.
+ * The staged new records join the mirror's, oldest first, as a full walk stores them: a query
+ * without ORDER BY reads `results` in one order. Within a transaction.
  */
-async function appendResults(mirror: Mirror, newRecords: number, total: number): Promise<void> {
-  // Nothing appended leaves the order, and the note of it, as they were.
+async function appendResults(mirror: Mirror, newRecords: number): Promise<void> {
   if (newRecords === 0) return;
-  const before = total - newRecords;
   await mirror.run('INSERT INTO results SELECT * FROM mkt_walk_results ORDER BY created_on, id');
   await mirror.run('INSERT INTO mkt_timestamp_text SELECT * FROM mkt_walk_timestamp_text');
   await mirror.run('DELETE FROM mkt_walk_results');
   await mirror.run('DELETE FROM mkt_walk_timestamp_text');
-  const inOrder = mirror.resultsInOrder === before && (await mirror.storedInOrderFrom(Math.max(before - 1, 0)));
-  await mirror.run('UPDATE mkt_mirror SET results_in_order = $1', [inOrder ? total : null]);
 }
 
-/**
- * The staged records become the mirror's, stored in order (schema.ts): a walk stages them oldest
- * first, and they are sorted only when the service ordered its pages otherwise. Those that left
- * are noted in mkt_removed_results. Within a transaction.
- */
-async function replaceResults(mirror: Mirror, identity: MirrorIdentity, total: number): Promise<void> {
+/** The staged records become the mirror's; those that left are noted in mkt_removed_results. Within a transaction. */
+async function replaceResults(mirror: Mirror, identity: MirrorIdentity): Promise<void> {
   await mirror.run(`INSERT INTO mkt_removed_results SELECT r.*, now() FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id`);
-  // The staging tables become the mirror's, renamed rather than copied: copying 300,000 records
-  // took 1 s and wrote them to the file twice (docs/performance.md). CREATE_SCHEMA then makes
-  // empty staging tables again, and the view over the new results.
+  // The staging tables become the mirror's, renamed rather than copied: a copy would write every
+  // record to the file a second time. CREATE_SCHEMA then makes empty staging tables again, and the
+  // view over the new results.
   await mirror.run('DROP TABLE results');
   await mirror.run('ALTER TABLE mkt_walk_results RENAME TO results');
   await mirror.run('DROP TABLE mkt_timestamp_text');
   await mirror.run('ALTER TABLE mkt_walk_timestamp_text RENAME TO mkt_timestamp_text');
-  if (!(await mirror.storedInOrderFrom(0))) await mirror.storeInOrder();
   await mirror.run(CREATE_SCHEMA);
   await mirror.run('DELETE FROM mkt_amounts a WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.fee_amount = a.fee_amount)');
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DELETE FROM mkt_mirror');
-  await mirror.run('INSERT INTO mkt_mirror (layout, service, filters, created_at, results_in_order) VALUES ($1, $2, $3, now(), $4)', [
-    MIRROR_LAYOUT,
-    identity.service,
-    identity.filters,
-    total,
-  ]);
+  await mirror.run('INSERT INTO mkt_mirror (layout, service, filters, created_at) VALUES ($1, $2, $3, now())', [MIRROR_LAYOUT, identity.service, identity.filters]);
 }
 
 function sameIdentity(a: MirrorIdentity, b: MirrorIdentity): boolean {

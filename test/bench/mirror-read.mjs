@@ -17,7 +17,7 @@ if (!path) {
   process.exit(2);
 }
 const ROUNDS = 8;
-const { DuckDBInstance } = createRequire(import.meta.url)('../../dist/vendor/duckdb-node-api.cjs');
+const { DuckDBInstance } = createRequire(import.meta.url)('@duckdb/node-api');
 const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
 const connection = await instance.connect();
 const from = `FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id LIMIT ${Number(rows)}`;

@@ -138,9 +138,9 @@ describe('mkt results --offline', () => {
     expect(offline.stdout).toBe(records.map((record) => `${JSON.stringify(record)}\n`).join(''));
   });
 
-  it('reads every record in created_on order by place only while the sync keeps them stored so, whatever the service\'s order', async () => {
-    // The service's order is not the mirror's: the sync sorts a walk's records, stores new ones in
-    // DuckDB's order (UTF-8 bytes, not JavaScript's code units), and finds a new one older than the newest.
+  it("reads every record in the service's order, whatever order the mirror stores them in or an earlier mkt noted", async () => {
+    // The service's order is not the mirror's: a walk stores records as the service sent them, new
+    // ones come after, DuckDB orders ids by UTF-8 bytes (not JavaScript's code units), and one new record is older than the newest.
     let records = [
       record('b', '2024-01-02T00:00:00Z', '2024-01-02T00:00:00.000000'),
       record('c', '2024-01-01T00:00:00Z', '2024-01-01T00:00:00.000000'),
@@ -152,10 +152,8 @@ describe('mkt results --offline', () => {
     const placedEnv = { env: { MKT_BASE_URL: server.url, MKT_API_KEY: 'k', MKT_MIRROR: placedMirror } };
     const newestFirst = () =>
       [...records].sort((x, y) => String(y.created_on).localeCompare(String(x.created_on)) || Buffer.compare(Buffer.from(String(y.id)), Buffer.from(String(x.id))));
-    const expectOffline = async (inOrder: string) => {
-      const marker = await runInProcess(['sql', 'SELECT results_in_order FROM mkt_mirror', '-f', 'csv'], placedEnv);
-      expect(marker.stdout).toBe(`results_in_order\r\n${inOrder}\r\n`);
-      const lines = (items: Record<string, unknown>[]) => items.map((item) => `${JSON.stringify(item)}\n`).join('');
+    const lines = (items: Record<string, unknown>[]) => items.map((item) => `${JSON.stringify(item)}\n`).join('');
+    const expectOffline = async () => {
       const newest = await runInProcess(['results', '--offline', '--all', '-f', 'ndjson'], placedEnv);
       expect(newest).toMatchObject({ code: 0, stderr: '', stdout: lines(newestFirst()) });
       const oldest = await runInProcess(['results', '--offline', '--page-size', '2', '--page-number', '1', '--order-dir', 'asc', '-f', 'ndjson'], placedEnv);
@@ -163,32 +161,31 @@ describe('mkt results --offline', () => {
     };
 
     expect((await runInProcess(['sync'], placedEnv)).code).toBe(0);
-    await expectOffline('4');
+    await expectOffline();
     records = [...records, record('e\u{1F600}', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000'), record('e\uFF5E', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000')];
     const incremental = await runInProcess(['sync', '-f', 'json'], placedEnv);
     expect(JSON.parse(incremental.stdout)).toMatchObject({ new_records: 2, full_walk: false });
-    await expectOffline('6');
+    await expectOffline();
     records = [...records, record('f', '2024-01-02T12:00:00Z', '2024-01-02T12:00:00.000000')];
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 1, full_walk: false });
-    await expectOffline('');
-    expect((await runInProcess(['sync', '--full-refresh'], placedEnv)).code).toBe(0);
-    await expectOffline('7');
+    await expectOffline();
 
-    // A record added by hand, oldest of all, is read in its place: the count is no longer the sync's.
-    const duck = await openDuckDB();
-    await duck.rows(`ATTACH '${placedMirror}' AS placed; INSERT INTO placed.results (id, created_on) VALUES ('by hand', '2023-12-31')`);
-    duck.close();
-    const all = await runInProcess(['results', '--offline', '--all', '-f', 'csv', '--columns', 'id'], placedEnv);
-    expect(all.stdout).toBe(`id\r\n${[...newestFirst().map((item) => item.id), 'by hand'].join('\r\n')}\r\n`);
-
-    // A mirror made before results_in_order is read, sorted, and gains the column at its next sync.
-    const older = await openDuckDB();
-    await older.rows(`ATTACH '${placedMirror}' AS placed; ALTER TABLE placed.mkt_mirror DROP COLUMN results_in_order`);
-    older.close();
-    const sorted = await runInProcess(['results', '--offline', '--all', '-f', 'csv', '--columns', 'id'], placedEnv);
-    expect(sorted).toMatchObject({ code: 0, stdout: all.stdout });
-    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ removed_records: 1, full_walk: true });
-    await expectOffline('7');
+    // As an earlier mkt left it: results stored newest first, and noted as stored in order
+    // (mkt_mirror.results_in_order), which that mkt read pages by.
+    const earlier = await openDuckDB();
+    await earlier.rows(`ATTACH '${placedMirror}' AS placed;
+      CREATE TABLE placed.newest_first AS SELECT * FROM placed.results ORDER BY created_on DESC, id DESC;
+      DROP TABLE placed.results; ALTER TABLE placed.newest_first RENAME TO results;
+      ALTER TABLE placed.mkt_mirror ADD COLUMN IF NOT EXISTS results_in_order BIGINT; UPDATE placed.mkt_mirror SET results_in_order = 7`);
+    earlier.close();
+    await expectOffline();
+    // Its next sync takes the note away: an earlier mkt would trust it over records this one changed.
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 0 });
+    records = [...records, record('g', '2024-01-05T00:00:00Z', '2024-01-05T00:00:00.000000')];
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 1, full_walk: false });
+    const header = await runInProcess(['sql', "SELECT string_agg(column_name, ' ' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'mkt_mirror'", '-f', 'csv'], placedEnv);
+    expect(header.stdout).toBe('names\r\nlayout service filters created_at\r\n');
+    await expectOffline();
   });
 });
 

@@ -1,10 +1,11 @@
 import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDBFile, startDuckDB } from '../../../src/mirror/duckdb.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-// mkt's own queries read DuckDB's answers from its C API (src/mirror/duckdb.ts): these are the
+// mkt's own queries read DuckDB's answers as SqlValue (src/mirror/duckdb.ts): these are the
 // values, the nulls and the bindings those reads must get right.
 describe('DuckDBFile', () => {
   let file: DuckDBFile;
@@ -78,6 +79,12 @@ describe('DuckDBFile', () => {
     expect(await file.rows(settings)).toEqual([{ install: false, load: false }]);
   });
 
+  it('loads DuckDB from its package, by name: not from a build of mkt, which the sources need not have', () => {
+    const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => file.includes('duckdb'));
+    expect(loaded).toContainEqual(expect.stringMatching(/\/node_modules\/@duckdb\/node-api\/lib\/index\.js$/));
+    expect(loaded.filter((file) => !file.includes('/node_modules/@duckdb/'))).toEqual([]);
+  });
+
   it('refuses to read a type it does not know, rather than misread it', async () => {
     await expect(file.rows('SELECT 1.5::DOUBLE AS d')).rejects.toThrow('mkt reads no DuckDB column of type DOUBLE');
   });
@@ -101,7 +108,7 @@ describe('DuckDBFile read through a DuckDB started ahead', () => {
     const opened = await DuckDBFile.open(path, { readOnly: true });
     try {
       expect(await attached.rows('SELECT current_database() AS db, a, (SELECT aa FROM v) AS aa FROM t')).toEqual([{ db: 'mirror', a: 'x', aa: 'xx' }]);
-      expect((await attached.api().runAndReadAll('SELECT a FROM t')).getRowObjects()).toEqual([{ a: 'x' }]);
+      expect((await attached.withConnection((connection) => connection.runAndReadAll('SELECT a FROM t'))).getRowObjects()).toEqual([{ a: 'x' }]);
       expect(await opened.rows('SELECT current_database() AS db')).toEqual([{ db: "it's" }]);
       expect(await attached.rows("SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load")).toEqual([
         { install: false, load: false },
