@@ -22,6 +22,10 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
+const PAGES = 220;
+const RECORDS = PAGES * 100;
+
 /** A first sync of the sandbox's records through a relay, killed (SIGKILL) once it has committed. */
 async function killedFirstSync(sandbox: RunningSandbox) {
   const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
@@ -48,7 +52,7 @@ async function committedAndStuck(counted: Awaited<ReturnType<typeof relay>>): Pr
 
 describe('a mirror across processes', () => {
   it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 30_000 });
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
       const { mirror, counted, env } = await killedFirstSync(sandbox);
 
@@ -64,22 +68,22 @@ describe('a mirror across processes', () => {
       const resumed = await runMkt(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
       // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 30_000, total_records: 30_000, full_walk: true, requests: 301 - committed });
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committed });
       // Pages are asked a few at a time: they may arrive in any order.
       const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: 300 - committed }, (_, index) => `asc ${committed + index}`));
+      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committed }, (_, index) => `asc ${committed + index}`));
       expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
       const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
       const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
       expect(offline.stdout).toBe(online.stdout);
-      expect(offline.stdout.split('\n')).toHaveLength(30_001);
+      expect(offline.stdout.split('\n')).toHaveLength(RECORDS + 1);
     } finally {
       await sandbox.close();
     }
   }, 60_000);
 
   it('carries on a killed first sync after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 30_000 });
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
       const { mirror, env } = await killedFirstSync(sandbox);
       // The service withdraws the version of the walk's first committed record: every later record moves back.
@@ -102,7 +106,7 @@ describe('a mirror across processes', () => {
   }, 90_000);
 
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 30_000 });
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
@@ -116,8 +120,8 @@ describe('a mirror across processes', () => {
       const resumed = await runMkt(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
       const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
-      expect(summary.new_records).toBe(30_000);
-      expect(summary.requests).toBeLessThan(300);
+      expect(summary.new_records).toBe(RECORDS);
+      expect(summary.requests).toBeLessThan(PAGES);
     } finally {
       await sandbox.close();
     }
