@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
+/** Files that replace a module with vi.mock: only a module graph of their own loads their stand-in. */
+const MOCKING_MODULES = ['test/unit/http/rate-gate.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     exclude: ['test/bench/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
@@ -10,5 +12,20 @@ export default defineConfig({
     // Most test files wait on servers, retries and processes rather than compute: four at a
     // time keep two cores busy.
     maxWorkers: 4,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/bench/**', 'node_modules/**', ...MOCKING_MODULES],
+          // A worker runs its files in one module graph: Node, vitest and src/ load once per
+          // worker rather than once per file. No test changes process-wide state it does not restore.
+          isolate: false,
+          setupFiles: ['test/helpers/setup.ts'],
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: MOCKING_MODULES } },
+    ],
   },
 });

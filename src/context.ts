@@ -113,7 +113,7 @@ export class Context {
       baseUrl,
       userAgent: `mkt/${VERSION}`,
       timeoutMs: settings.timeoutSeconds * 1000,
-      retry: { ...DEFAULT_RETRY_POLICY, retries: settings.retries },
+      retry: { ...DEFAULT_RETRY_POLICY, retries: settings.retries, maxDelayMs: this.deps.maxRetryDelayMs ?? DEFAULT_RETRY_POLICY.maxDelayMs },
       maxRequestsPerSecond: this.globals.maxRps,
       signal: this.signal,
       now: this.deps.now,

@@ -12,6 +12,12 @@ export interface Deps {
   env: Readonly<Record<string, string | undefined>>;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /**
+   * The longest wait between two tries of a request, in milliseconds, `Retry-After` included:
+   * 0 for tests whose point is not back-off.
+   * @default the retry policy's
+   */
+  maxRetryDelayMs?: number;
 }
 
 export function processDeps(): Deps {

@@ -52,11 +52,17 @@ function runInto(target: 'closed pipe' | '/dev/full', args: readonly string[]): 
 
 const FORMATS = ['csv', 'ndjson', 'json', 'table', 'parquet'] as const;
 
+/**
+ * Twice each of the 20 ways (target, format, --all or --limit): a mirror closed under pages read
+ * ahead hung or crashed about one run in seven, so that 40 runs all but always meet it.
+ */
+const RUNS = 40;
+
 describe('results --offline into a closed or full output', () => {
-  it('ends in each of 100 runs, every format, --all and --limit: exit 0 at a closed pipe, exit 1 and one line at /dev/full', async () => {
+  it(`ends in each of ${RUNS} runs, every format, --all and --limit: exit 0 at a closed pipe, exit 1 and one line at /dev/full`, async () => {
     const endings: string[] = [];
     const expected: string[] = [];
-    for (let run = 0; run < 100; run++) {
+    for (let run = 0; run < RUNS; run++) {
       const target = run % 2 === 0 ? 'closed pipe' : '/dev/full';
       const format = FORMATS[Math.floor(run / 2) % FORMATS.length]!;
       const args = ['results', '--offline', ...(run % 4 < 2 ? ['--all'] : ['--limit', '2500']), '-f', format];

@@ -22,23 +22,37 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
+const PAGES = 220;
+const RECORDS = PAGES * 100;
+
 /** A first sync of the sandbox's records through a relay, killed (SIGKILL) once it has committed. */
 async function killedFirstSync(sandbox: RunningSandbox) {
   const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
   const counted = await relay(sandbox.url);
   const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
   const killed = spawnMkt(['sync'], { env });
-  // A walk commits every 100 pages, or every 2 s when pages come slowly (a loaded machine),
-  // and a commit runs while the walk reads on: by 200 pages asked, one has finished.
-  await until(() => counted.requests.length >= 200);
+  await committedAndStuck(counted);
   killed.child.kill('SIGKILL');
   expect((await killed.result).signal).toBe('SIGKILL');
+  counted.release();
   return { mirror, counted, env };
+}
+
+/**
+ * Waits until a sync through `counted` has committed and cannot end. A walk commits every 100
+ * pages (or every 2 s, when pages come slowly), and a commit runs while the walk reads on, but
+ * the next one waits for it: the walk asks for a page a few beyond the 200th only once the first
+ * commit has finished. The relay answers none beyond that page, which keeps the walk going.
+ */
+async function committedAndStuck(counted: Awaited<ReturnType<typeof relay>>): Promise<void> {
+  counted.holdAfter(210);
+  await until(() => counted.requests.length > 210);
 }
 
 describe('a mirror across processes', () => {
   it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
       const { mirror, counted, env } = await killedFirstSync(sandbox);
 
@@ -54,22 +68,22 @@ describe('a mirror across processes', () => {
       const resumed = await runMkt(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
       // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: 30_000, total_records: 30_000, full_walk: true, requests: 301 - committed });
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committed });
       // Pages are asked a few at a time: they may arrive in any order.
       const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: 300 - committed }, (_, index) => `asc ${committed + index}`));
+      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committed }, (_, index) => `asc ${committed + index}`));
       expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
       const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
       const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
       expect(offline.stdout).toBe(online.stdout);
-      expect(offline.stdout.split('\n')).toHaveLength(30_001);
+      expect(offline.stdout.split('\n')).toHaveLength(RECORDS + 1);
     } finally {
       await sandbox.close();
     }
   }, 60_000);
 
   it('carries on a killed first sync after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
       const { mirror, env } = await killedFirstSync(sandbox);
       // The service withdraws the version of the walk's first committed record: every later record moves back.
@@ -92,21 +106,22 @@ describe('a mirror across processes', () => {
   }, 90_000);
 
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 30_000, latencyMs: 25 });
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
       const stopped = spawnMkt(['sync'], { env });
-      await until(() => counted.requests.length >= 200); // a commit has finished (see above)
+      await committedAndStuck(counted);
       stopped.child.kill('SIGINT');
       const run = await stopped.result;
+      counted.release();
       expect(run.code).toBe(130);
       expect(run.stderr).toBe('mkt: interrupted by SIGINT\nThe mirror keeps what this sync committed; the next `mkt sync` carries on.\n');
       const resumed = await runMkt(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
       const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
-      expect(summary.new_records).toBe(30_000);
-      expect(summary.requests).toBeLessThan(300);
+      expect(summary.new_records).toBe(RECORDS);
+      expect(summary.requests).toBeLessThan(PAGES);
     } finally {
       await sandbox.close();
     }
@@ -148,19 +163,22 @@ describe('a mirror across processes', () => {
   }, 60_000);
 
   it('lets one sync write at a time: a second says the file is in use, a reader that a sync is writing (exit 1)', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 3000, latencyMs: 300 });
+    const sandbox = await startSandbox({ port: 0, records: 3000 });
     try {
       const mirror = join(tempDir('mkt-mirror-'), 'busy.duckdb');
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
+      // The sync goes on until the relay answers its third request.
+      counted.holdAfter(2);
       const running = spawnMkt(['sync'], { env });
-      await until(() => counted.requests.length >= 2);
+      await until(() => counted.requests.length > 2);
       const second = await runInProcess(['sync'], { env });
       expect(second.code).toBe(1);
       expect(second.stderr).toMatch(/^mkt: another process is using \S+busy\.duckdb \(pid \d+\)\nRun the sync again when it has finished\.\n$/);
       const reader = await runInProcess(['sql', 'SELECT 1'], { env });
       expect(reader.code).toBe(1);
       expect(reader.stderr).toMatch(/^mkt: a sync is writing \S+busy\.duckdb \(pid \d+\)\nRun the command again when it has finished\.\n$/);
+      counted.release();
       expect((await running.result).code).toBe(0);
       expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], { env })).stdout).toBe('n\r\n3000\r\n');
     } finally {

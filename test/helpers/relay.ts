@@ -14,7 +14,8 @@ export interface RelayChanges {
  * sent, and which, seen from outside the command. `changes` make it a service that answers otherwise.
  */
 export async function startRelay(target: string, changes: RelayChanges = {}) {
-  return startRecordingServer((request, response) => {
+  let held: { after: number; released: Promise<void>; release: () => void } | undefined;
+  const server = await startRecordingServer((request, response) => {
     const own = changes.answer?.(request);
     if (own) {
       sendText(response, own.status, own.text);
@@ -23,7 +24,9 @@ export async function startRelay(target: string, changes: RelayChanges = {}) {
     const headers = Object.fromEntries(
       Object.entries(request.headers).filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host'),
     );
-    fetch(`${target}${request.url}`, { headers })
+    const hold = held !== undefined && server.requests.indexOf(request) >= held.after ? held.released : undefined;
+    (hold ?? Promise.resolve())
+      .then(() => fetch(`${target}${request.url}`, { headers }))
       .then(async (answer) => {
         const body = await answer.text();
         const passed = changes.rewrite ? changes.rewrite(request, answer.status, body) : body;
@@ -31,6 +34,23 @@ export async function startRelay(target: string, changes: RelayChanges = {}) {
       })
       .catch(() => response.destroy());
   });
+  return {
+    ...server,
+    /**
+     * Leaves every request after the first `after` unanswered until `release()`: a walk that
+     * cannot end, however fast the service answers, while the test stops it.
+     */
+    holdAfter(after: number): void {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      held = { after, released, release };
+    },
+    /** Answers the requests held, and every request from now on. */
+    release(): void {
+      held?.release();
+      held = undefined;
+    },
+  };
 }
 
 /** Relays for a test file's tests, each closed once its test is done. */

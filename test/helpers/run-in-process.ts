@@ -22,6 +22,8 @@ export interface InProcessOptions {
   stderr?: StreamShape;
   /** The clock; Date.now by default. */
   now?: () => number;
+  /** The longest wait between two tries of a request (Deps.maxRetryDelayMs): 0 where back-off is not the point. */
+  maxRetryDelayMs?: number;
 }
 
 export interface InProcessRun {
@@ -87,6 +89,7 @@ export function memoryDeps(options: InProcessOptions = {}): Deps & { stdout: Mem
     stderr: new MemoryOutput(options.stderr),
     env: cleanEnv(options.env ?? {}),
     now: options.now ?? Date.now,
+    maxRetryDelayMs: options.maxRetryDelayMs,
   };
 }
 

@@ -347,9 +347,12 @@ describe('a config directory that cannot be used', () => {
   const message = (dir: string, code: string) =>
     `cannot write to the config directory ${dir} (${code}); set MKT_CONFIG_DIR to a directory you can write to`;
 
-  async function failure(files: ConfigFiles): Promise<{ error: MktError; ms: number }> {
+  async function failure(
+    files: ConfigFiles,
+    write: (files: ConfigFiles) => Promise<unknown> = (into) => storeApiKey(into, 'default', 'key-0000-abcd'),
+  ): Promise<{ error: MktError; ms: number }> {
     const started = Date.now();
-    const error = await storeApiKey(files, 'default', 'key-0000-abcd').catch((caught: unknown) => caught);
+    const error = await write(files).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(MktError);
     return { error: error as MktError, ms: Date.now() - started };
   }
@@ -376,7 +379,8 @@ describe('a config directory that cannot be used', () => {
     mkdirSync(dir);
     chmodSync(dir, 0o500);
     try {
-      const { error, ms } = await failure(configFiles(dir));
+      // A setting: a key would make its owner's directory private (0700), and so writable.
+      const { error, ms } = await failure(configFiles(dir), (files) => setSetting(files, 'default', 'timeout', 3));
       expect(error.message).toBe(message(dir, 'EACCES'));
       expect(ms).toBeLessThan(500);
     } finally {
