@@ -3,9 +3,9 @@ const INITIAL_SLOTS = 1024;
 
 /**
  * The ids a walk has seen. A walk keeps every id to drop records a later page repeats, so this
- * set grows with the export: as a Set of strings it was ~125 bytes an id, 25 MB of a 200k
- * walk's memory, and 200k objects for every major GC to trace. Ids in the service's form, a
- * lower-case UUID, are kept as 128 bits in one open-addressed table (~32 bytes an id); any
+ * set grows with the export, and as a Set of strings it cost a string object an id, each one
+ * more for every major GC to trace. Ids in the service's form, a lower-case UUID, are kept as
+ * 128 bits in one open-addressed table, in far less memory and with nothing to trace; any
  * other id, in a Set of its own. Two ids are the same exactly when their strings are.
  */
 export class IdSet {

@@ -21,11 +21,10 @@ import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
  * retried by policy, following redirects that stay on the service's origin. It knows nothing of
  * the service's endpoints: src/api/client.ts does.
  *
- * Built on node:http and node:https rather than undici. Loading undici's package entry took
- * 100-160 ms of every command that talks to the service, and on Node 20 its WebAssembly HTTP
- * parser kept the process from exiting for another ~200 ms while V8 optimised it in the
- * background; Node's own HTTP client parses natively and loads in a few milliseconds
- * (docs/performance.md).
+ * Built on node:http and node:https rather than undici: loading undici's package entry was a
+ * large share of every command that talks to the service, and on Node 20 its WebAssembly HTTP
+ * parser held the process open while V8 optimised it, where Node's own client parses natively
+ * and loads at once.
  */
 
 /** A header that carries the key: sent to the service's origin only, and never logged. */

@@ -158,7 +158,7 @@ function cellLines(text: GridText | undefined, fit: ColumnFit | undefined, width
 
 /**
  * The table's lines, each without its line break. Written here rather than with cli-table3,
- * whose layout is quadratic in the number of rows (20,000 rows: 91 s; see docs/formats.md).
+ * whose layout is quadratic in the number of rows (docs/formats.md).
  *
  * Off a terminal every column is drawn whole. On one, columns give way as they fit (GridColumn),
  * and optional ones are left out; when a row still cannot fit, a table with a header is drawn

@@ -88,9 +88,8 @@ function converterFor({ name, kind, nullable }: Column): Converter {
 
 /**
  * Pages are compressed with GZIP at level 1, by Node's zlib, handed to hyparquet-writer through
- * its `compressors` option: its own Snappy is JavaScript, slower than zlib for a larger file
- * (docs/performance.md). DuckDB, Spark, pyarrow and polars read GZIP as they read Snappy
- * (docs/formats.md).
+ * its `compressors` option: its own Snappy is JavaScript, slower than zlib for a larger file.
+ * DuckDB, Spark, pyarrow and polars read GZIP as they read Snappy (docs/formats.md).
  */
 const gzip = (bytes: Uint8Array): Uint8Array => gzipSync(bytes, { level: 1 });
 

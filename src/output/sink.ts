@@ -2,10 +2,9 @@ import type { Writable } from 'node:stream';
 
 /**
  * Text is gathered until this many characters, then written in one call. Small enough that the
- * joined text stays below V8's large-object size (128 KB; two bytes a character once any of it
- * is beyond Latin-1), which it would map and unmap anew for every such string: records written
- * one at a time into 16K-character batches took a 300-page NDJSON walk from 1.51 to 1.27 s, and
- * its page faults from 55,000 to 33,000 (docs/performance.md).
+ * joined text stays below V8's large-object size (two bytes a character once any of it is beyond
+ * Latin-1), since V8 maps and unmaps fresh memory for every string above it, and a page joined
+ * whole would spend much of a walk's time in page faults.
  */
 const BATCH_CHARS = 16 * 1024;
 

@@ -51,7 +51,7 @@ function offsetSecondsAt(text: string, start: number): number | undefined {
  */
 export function parseTimestampMicros(input: string): bigint | undefined {
   // Read by hand rather than by a regular expression: a Parquet export reads two per record,
-  // and this is about 2.5x faster (60,000 timestamps: 15 ms against 40).
+  // and reading digits in place does not build the match arrays a regular expression would.
   const text = input.trim();
   const y = digitsAt(text, 0, 4);
   const mo = digitsAt(text, 5, 2);
@@ -115,7 +115,7 @@ export function formatTimestampMicros(micros: bigint, withOffset: boolean): stri
  * Whether a timestamp that `parseTimestampMicros` read is already spelled as
  * `formatTimestampMicros` would spell it: a check of its shape, since every digit of that shape
  * was read and range-checked. A mirror stores the spelling of the few others; checking this way
- * rather than formatting each timestamp again saves ~0.5 s of a 300,000-record sync.
+ * rather than formatting each timestamp again spares a first sync a format of every timestamp.
  */
 export function isFormattedTimestamp(text: string, withOffset: boolean): boolean {
   return (
