@@ -12,7 +12,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { join } = require('node:path');
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
-  // Node 22.1 and later keep what they compile between runs (docs/performance.md); Node 20 has no such cache.
+  // Node 22.1 and later keep what they compile between runs; Node 20 has no such cache.
   require('node:module').enableCompileCache?.();
   const { run, processDeps, cannotWrite } = require('../dist/bundle/mkt.cjs');
   // A reader that goes away (`mkt --help | head`) is not an error. A data export listens to
