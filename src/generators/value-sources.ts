@@ -3,7 +3,7 @@ import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
-import { FORMATS } from '../formats.js';
+import { FORMATS } from '../output/formats.js';
 import { exchangeColumns } from './exchange-columns.js';
 
 /** The hidden commands that print, one per line, what is only known when completing. */

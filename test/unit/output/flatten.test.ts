@@ -3,7 +3,7 @@ import { deriveColumns, validateColumns } from '../../../src/output/columns.js';
 import { flattenRecord, jsonText, valueText } from '../../../src/output/flatten.js';
 import { createProjection } from '../../../src/output/projection.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { FEES, ORDER_TYPES, RULES } from './helpers.js';
 
 describe('flattenRecord', () => {
