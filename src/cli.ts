@@ -3,5 +3,5 @@
  * dependencies, into one CommonJS file, dist/bundle/mkt.cjs (scripts/bundle.js).
  */
 export { run } from './main.js';
-export { processDeps } from './deps.js';
+export { processDeps } from './core/deps.js';
 export { cannotWrite } from './output/output-path.js';

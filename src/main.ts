@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { Deps } from './deps.js';
-import type { Context } from './context.js';
+import type { Deps } from './core/deps.js';
+import type { Context } from './commands/context.js';
 import {
   AuthError,
   EXIT_CODES,
@@ -10,7 +10,7 @@ import {
   NotFoundError,
   RetriesExhaustedError,
   UsageError,
-} from './errors.js';
+} from './core/errors.js';
 import { Logger } from './io/log.js';
 import { colorEnabled } from './io/color.js';
 

@@ -1,10 +1,10 @@
 import { Command, Help, Option } from 'commander';
-import type { Deps } from './deps.js';
-import { Context, type ContextFor, type GlobalOptions } from './context.js';
-import { FORMATS } from './formats.js';
+import type { Deps } from './core/deps.js';
+import { Context, type ContextFor, type GlobalOptions } from './commands/context.js';
+import { FORMATS } from './output/formats.js';
 import { parseSetting } from './config/settings.js';
 import { collectList, parseOutputPath } from './commands/flag-values.js';
-import { VERSION } from './version.js';
+import { VERSION } from './core/version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
 import { registerExchangesCommand } from './commands/exchanges.js';
@@ -18,7 +18,7 @@ import { registerConfigCommand } from './commands/config.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { addExamples } from './commands/examples.js';
-import { UsageError } from './errors.js';
+import { UsageError } from './core/errors.js';
 
 /** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
 function settingArgument(name: 'timeout' | 'retries'): (value: string) => number {

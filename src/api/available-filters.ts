@@ -1,5 +1,17 @@
-import type { KnownExchange } from '../config/exchange-cache.js';
-import { isExchangeId } from '../config/exchange-cache.js';
+/** An exchange as `mkt exchanges` lists it: the identifier, and its name and records where the service gives them. */
+export interface KnownExchange {
+  id: string;
+  name: string | null;
+  records: number | null;
+}
+
+/**
+ * What an identifier from the service must look like to be kept: a plain token. Completion
+ * scripts hand the list to the shell, where `$(…)` or a space would be more than a word.
+ */
+export function isExchangeId(value: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value);
+}
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -7,7 +7,7 @@ import {
   NotTheServiceError,
   RetriesExhaustedError,
   UsageError,
-} from '../errors.js';
+} from '../core/errors.js';
 import type { Credential, Transport } from '../http/transport.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';

@@ -1,3 +1,4 @@
+import type { ExchangeResource } from './paths.js';
 import type { FeeScheduleResult } from './types.js';
 
 /** How a field's text is to be read by typed formats (Parquet). */
@@ -46,3 +47,67 @@ export const FEE_SCHEDULE_RESULT_FIELDS = [
 
 export const FEE_SCHEDULE_RESULT_FIELD_NAMES: readonly (keyof FeeScheduleResult)[] =
   FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name);
+
+/**
+ * The columns of each exchange command's output, as table, CSV and Parquet flatten its answer,
+ * in the order they first appear, every tier a venue may have included: what `--columns` names.
+ */
+export const EXCHANGE_FIELD_NAMES: Readonly<Record<ExchangeResource, readonly string[]>> = {
+  fees: [
+    'exchange',
+    'effective_date',
+    'fee_schedule.maker_fee',
+    'fee_schedule.taker_fee',
+    'fee_schedule.tier_thresholds.tier_1.volume',
+    'fee_schedule.tier_thresholds.tier_1.maker_rebate',
+    'last_updated',
+    'fee_schedule.tier_thresholds.tier_2.volume',
+    'fee_schedule.tier_thresholds.tier_2.maker_rebate',
+    'fee_schedule.tier_thresholds.tier_3.volume',
+    'fee_schedule.tier_thresholds.tier_3.maker_rebate',
+    'fee_schedule.tier_thresholds.tier_4.volume',
+    'fee_schedule.tier_thresholds.tier_4.maker_rebate',
+    'fee_schedule.tier_thresholds.tier_5.volume',
+    'fee_schedule.tier_thresholds.tier_5.maker_rebate',
+  ],
+  rules: [
+    'exchange',
+    'rules.trading_hours.pre_market',
+    'rules.trading_hours.regular',
+    'rules.trading_hours.after_hours',
+    'rules.tick_size',
+    'rules.lot_size',
+    'rules.circuit_breakers.level_1',
+    'rules.circuit_breakers.level_2',
+    'rules.circuit_breakers.level_3',
+    'effective_date',
+    'last_updated',
+  ],
+  orderTypes: [
+    'exchange',
+    'order_types.type',
+    'order_types.description',
+    'order_types.supported',
+    'last_updated',
+  ],
+  historical: [
+    'exchange',
+    'start_date',
+    'end_date',
+    'fee_schedules.exchange',
+    'fee_schedules.effective_date',
+    'fee_schedules.fee_schedule.maker_fee',
+    'fee_schedules.fee_schedule.taker_fee',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_1.volume',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_1.maker_rebate',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_2.volume',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_2.maker_rebate',
+    'fee_schedules.last_updated',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_3.volume',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_3.maker_rebate',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_4.volume',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_4.maker_rebate',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_5.volume',
+    'fee_schedules.fee_schedule.tier_thresholds.tier_5.maker_rebate',
+  ],
+};

@@ -1,5 +1,5 @@
-import { NotFoundError } from '../errors.js';
-import { parseTimestampMicros } from '../output/timestamps.js';
+import { NotFoundError } from '../core/errors.js';
+import { parseTimestampMicros } from '../core/timestamps.js';
 import { PAGE_SIZE, type ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
 import { malformedAnswer, recordNamed } from './results-page.js';

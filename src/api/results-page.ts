@@ -1,4 +1,4 @@
-import { MalformedResponseError } from '../errors.js';
+import { MalformedResponseError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
 import type { FeeScheduleResultsPage } from './types.js';
 

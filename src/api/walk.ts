@@ -1,4 +1,4 @@
-import { MktError } from '../errors.js';
+import { MktError } from '../core/errors.js';
 import type { ServiceClient } from './client.js';
 import type { ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';

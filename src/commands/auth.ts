@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { Context, ContextFor } from '../context.js';
+import type { Context, ContextFor } from './context.js';
 import type { ResolvedSettings, SettingSource } from '../config/resolve.js';
 import type { ServiceClient } from '../api/client.js';
-import { AuthError, UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../core/errors.js';
 import type { Column } from '../output/exporter.js';
 import { addExamples } from './examples.js';
-import { groupDigits } from '../output/digits.js';
+import { groupDigits } from '../core/digits.js';
 
 /** `mkt auth login` options. */
 interface LoginOptions {

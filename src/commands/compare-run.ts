@@ -2,9 +2,9 @@ import { feeTypesByExchange, feeTypesOf } from '../api/available-filters.js';
 import type { ServiceClient } from '../api/client.js';
 import { blendedRate, ratesAtVolume } from '../api/tiers.js';
 import { UNIT_OF_FEE_TYPE, unitOfFeeTypes, type VenueUnit } from '../api/venue-units.js';
-import type { Context } from '../context.js';
-import { MalformedResponseError, MktError, NotFoundError, NotLicensedError, UsageError } from '../errors.js';
-import { groupDigits } from '../output/digits.js';
+import type { Context } from './context.js';
+import { MalformedResponseError, MktError, NotFoundError, NotLicensedError, UsageError } from '../core/errors.js';
+import { groupDigits } from '../core/digits.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { exchangeList } from './exchanges-run.js';
@@ -98,7 +98,7 @@ interface VenueMeasure {
  * gives, or the key may not read, is of unknown unit.
  */
 async function venueMeasures(context: Context, client: ServiceClient, exchanges: readonly string[]): Promise<(exchange: string) => Promise<VenueMeasure>> {
-  const { mirroredVenueFacts } = await import('../mirror/venue-facts.js');
+  const { mirroredVenueFacts } = await import('./venue-facts.js');
   const mirrored = await mirroredVenueFacts(context);
   const fromService = exchanges.every((exchange) => mirrored?.has(exchange)) ? undefined : await serviceUnits(client);
   return async (exchange) => {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
-import { UsageError } from '../errors.js';
+import type { ContextFor } from './context.js';
+import { UsageError } from '../core/errors.js';
 import { addExamples } from './examples.js';
 import { ENUM_FILTER_VALUES } from '../api/filters.js';
 import { matchAllowed, parseExchangeId, parseVolumeFlag } from './flag-values.js';

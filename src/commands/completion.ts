@@ -1,8 +1,8 @@
 import { Argument, type Command } from 'commander';
-import type { OutputStream } from '../deps.js';
-import type { ContextFor } from '../context.js';
+import type { OutputStream } from '../core/deps.js';
+import type { ContextFor } from './context.js';
 import { addExamples } from './examples.js';
-import { SCRIPT_FILES, type Shell, SHELLS } from '../generators/shells.js';
+import { SCRIPT_FILES, type Shell, SHELLS } from './shells.js';
 
 
 /** Writes text to stdout; a reader that went away (`mkt completion zsh | true`) is no error. */

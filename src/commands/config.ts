@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import type { Context, ContextFor } from '../context.js';
+import type { Context, ContextFor } from './context.js';
 import type { ConfigFiles } from '../config/paths.js';
 import type { ProfileSettings } from '../config/settings.js';
-import { MktError } from '../errors.js';
+import { MktError } from '../core/errors.js';
 import { addExamples } from './examples.js';
 
 /** The profile a config command acts on, and the files that hold it. */

@@ -7,9 +7,9 @@ import type { FeeScheduleResult } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
 import type { ResultsSource } from '../api/walk.js';
 import type { Mirror } from '../mirror/mirror.js';
-import type { Context } from '../context.js';
-import { EXIT_CODES, MktError } from '../errors.js';
-import type { Format } from '../formats.js';
+import type { Context } from './context.js';
+import { EXIT_CODES, MktError } from '../core/errors.js';
+import type { Format } from '../output/formats.js';
 import { serverText } from '../http/server-text.js';
 import { validateColumns } from '../output/columns.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
@@ -151,7 +151,7 @@ async function sourceOf(context: Context, request: DiffRequest, outputPath: stri
   const fromService = 'from the service';
   if (request.source === 'online') return { source: await context.client(), origin: fromService };
   if (request.source === 'offline') {
-    const { beginOpening } = await import('../mirror/location.js');
+    const { beginOpening } = await import('./mirror-location.js');
     const opening = await beginOpening(context, request.mirror);
     const source = await openOffline(newestOfGroup(request), opening, outputPath, await context.settings());
     const synced = await syncedTime(await opening.opened);
@@ -179,7 +179,7 @@ async function syncedTime(mirror: Mirror): Promise<string> {
  * (the service is asked), but for a mirror named with --mirror, which must hold it.
  */
 async function mirrorHolding(context: Context, request: DiffRequest, outputPath: string | undefined): Promise<{ source: ResultsSource; path: string; synced: string } | undefined> {
-  const { checkNotWritingTheMirror, mirrorOf, serviceOf } = await import('../mirror/location.js');
+  const { checkNotWritingTheMirror, mirrorOf, serviceOf } = await import('./mirror-location.js');
   const named = request.mirror !== undefined;
   const path = await mirrorOf(context, request.mirror);
   // Even a diff the service answers would put its answer in place of the mirror.

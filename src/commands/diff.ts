@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { ENUM_FILTER_VALUES } from '../api/filters.js';
 import type { VersionChoice } from '../api/group-versions.js';
-import type { ContextFor } from '../context.js';
-import { UsageError } from '../errors.js';
+import type { ContextFor } from './context.js';
+import { UsageError } from '../core/errors.js';
 import { addExamples } from './examples.js';
 import { matchAllowed, parseExchangeId, parseIsoDate } from './flag-values.js';
 

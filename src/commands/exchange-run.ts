@@ -1,7 +1,7 @@
-import type { Context } from '../context.js';
+import type { Context } from './context.js';
 import type { ExchangeResource } from '../api/paths.js';
 import { ratesAtVolume } from '../api/tiers.js';
-import { MalformedResponseError } from '../errors.js';
+import { MalformedResponseError } from '../core/errors.js';
 import { inOneBatch, type JsonObject } from '../output/exporter.js';
 import { stdoutTarget, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';

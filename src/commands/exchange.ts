@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
+import type { ContextFor } from './context.js';
 import type { ExchangeResource } from '../api/paths.js';
 import { parseDateRange, parseExchangeId, parseVolumeFlag } from './flag-values.js';
 import { addExamples, type CommandExample } from './examples.js';

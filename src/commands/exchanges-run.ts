@@ -1,11 +1,11 @@
-import { exchangesOf } from '../api/available-filters.js';
-import type { Context } from '../context.js';
-import { MalformedResponseError, MktError } from '../errors.js';
+import { exchangesOf, type KnownExchange } from '../api/available-filters.js';
+import type { Context } from './context.js';
+import { MalformedResponseError, MktError } from '../core/errors.js';
 import type { Column } from '../output/exporter.js';
 import { inOneBatch } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { outputOptions } from './output-options.js';
-import { type ExchangeList, type KnownExchange, readExchangeList, writeExchangeList } from '../config/exchange-cache.js';
+import { type ExchangeList, readExchangeList, writeExchangeList } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
 
 /** The columns of the list: the name and the count only where the service gave any. */

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
+import type { ContextFor } from './context.js';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import { inOneBatch, type JsonObject } from '../output/exporter.js';
 import { addExamples } from './examples.js';

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { nearestValue } from '../nearest.js';
+import { UsageError } from '../core/errors.js';
+import { nearestValue } from '../core/nearest.js';
 import { parseVolume } from '../api/tiers.js';
 
 /** Commander collector for a repeatable flag that also takes comma-separated values. */

@@ -1,7 +1,7 @@
-import type { Context } from '../context.js';
+import type { Context } from './context.js';
 import { readExchangeList } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
-import { nearestValue } from '../nearest.js';
+import { nearestValue } from '../core/nearest.js';
 
 /**
  * Warns, on stderr, of each typed exchange that the profile's kept list (`mkt exchanges`) does

@@ -1,6 +1,6 @@
-import type { Context } from '../context.js';
-import { UsageError } from '../errors.js';
-import type { Format } from '../formats.js';
+import type { Context } from './context.js';
+import { UsageError } from '../core/errors.js';
+import type { Format } from '../output/formats.js';
 import { checkOutputPath } from '../output/output-path.js';
 import { resolveFormat, type WriteOptions } from '../output/write.js';
 

@@ -1,12 +1,12 @@
 import { fstatSync } from 'node:fs';
-import type { Context } from '../context.js';
+import type { Context } from './context.js';
 import type { ResolvedSettings } from '../config/resolve.js';
-import type { Format } from '../formats.js';
+import type { Format } from '../output/formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
-import { UsageError } from '../errors.js';
-import type { MirrorOpening } from '../mirror/location.js';
+import { UsageError } from '../core/errors.js';
+import type { MirrorOpening } from './mirror-location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
 import type { Column, TableColumn } from '../output/exporter.js';
@@ -14,7 +14,7 @@ import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 import type { ResultsQuery } from '../api/filters.js';
-import { groupDigits } from '../output/digits.js';
+import { groupDigits } from '../core/digits.js';
 
 /** What `mkt results` was asked for, its flags checked. */
 export interface ResultsRequest {
@@ -112,7 +112,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
 
 /** The mirror, answering as the service would: a query it cannot answer whole, or a mirror of another service, is a usage error. */
 export async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined, settings: ResolvedSettings): Promise<ResultsSource> {
-  const { checkNotWritingTheMirror, serviceOf } = await import('../mirror/location.js');
+  const { checkNotWritingTheMirror, serviceOf } = await import('./mirror-location.js');
   checkNotWritingTheMirror(outputPath, path);
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
     opened,

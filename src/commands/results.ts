@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import type { ContextFor } from '../context.js';
+import type { ContextFor } from './context.js';
 import {
   ENUM_FILTER_NAMES,
   ENUM_FILTER_VALUES,
@@ -11,10 +11,10 @@ import {
   type OrderDir,
   type ResultsQuery,
 } from '../api/filters.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 import { collectValues, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
 import { addExamples } from './examples.js';
-import type { MirrorOpening } from '../mirror/location.js';
+import type { MirrorOpening } from './mirror-location.js';
 import type { ResultsRequest } from './results-run.js';
 
 /** The filter flags of `mkt results` and `mkt sync`, as commander parses them. */
@@ -157,7 +157,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
       const context = contextFor(self);
       let mirror: MirrorOpening | undefined;
       if (request.offline) {
-        const { beginOpening } = await import('../mirror/location.js');
+        const { beginOpening } = await import('./mirror-location.js');
         mirror = await beginOpening(context, request.offline.mirror);
       }
       const { runResults } = await import('./results-run.js');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import type { Context, ContextFor } from '../context.js';
+import type { Context, ContextFor } from './context.js';
 import type { SandboxOptions } from '../sandbox/server.js';
-import { MktError, UsageError } from '../errors.js';
+import { MktError, UsageError } from '../core/errors.js';
 import { addExamples } from './examples.js';
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from '../sandbox/limits.js';
 

@@ -1,11 +1,11 @@
 import type { DuckDBResult, DuckDBType, DuckDBValue, StatementType } from '@duckdb/node-api';
-import type { Context } from '../context.js';
-import { MktError, UsageError } from '../errors.js';
+import type { Context } from './context.js';
+import { MktError, UsageError } from '../core/errors.js';
 import type { Column, ColumnKind } from '../output/exporter.js';
-import { formatTimestampMicros } from '../output/timestamps.js';
+import { formatTimestampMicros } from '../core/timestamps.js';
 import { writeDataset } from '../output/write.js';
 import { loadDuckDB } from '../mirror/duckdb.js';
-import { checkNotWritingTheMirror, mirrorOf } from '../mirror/location.js';
+import { checkNotWritingTheMirror, mirrorOf } from './mirror-location.js';
 import { duckdbMessage, isFileFailure, Mirror } from '../mirror/mirror.js';
 import { outputOptions } from './output-options.js';
 

@@ -1,14 +1,14 @@
 import type { ResultsQuery } from '../api/filters.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
-import type { Context } from '../context.js';
-import { EXIT_CODES, InterruptedError, UsageError } from '../errors.js';
+import type { Context } from './context.js';
+import { EXIT_CODES, InterruptedError, UsageError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
-import { mirrorOf, serviceOf } from '../mirror/location.js';
+import { mirrorOf, serviceOf } from './mirror-location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
 import type { SyncedVersion, SyncSummary } from '../mirror/sync.js';
 import { holdsNothingNew, readSyncState, writeSyncState } from '../mirror/sync-state.js';
-import { groupDigits } from '../output/digits.js';
+import { groupDigits } from '../core/digits.js';
 
 export interface SyncCommandRequest {
   filters: ResultsQuery;

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ContextFor } from '../context.js';
+import type { ContextFor } from './context.js';
 import { addExamples } from './examples.js';
 import { addFilterOptions, type FilterFlags, toFilterQuery } from './results.js';
 

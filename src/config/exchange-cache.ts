@@ -1,21 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isExchangeId, type KnownExchange } from '../api/available-filters.js';
 import { makeDirectory, replaceFile } from './store.js';
-
-/** An exchange as `mkt exchanges` lists it: the identifier, and its name and records where the service gives them. */
-export interface KnownExchange {
-  id: string;
-  name: string | null;
-  records: number | null;
-}
-
-/**
- * What an identifier from the service must look like to be kept: a plain token. Completion
- * scripts hand the list to the shell, where `$(…)` or a space would be more than a word.
- */
-export function isExchangeId(value: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value);
-}
 
 /** What `mkt exchanges` found, kept per profile for completion and did-you-mean. */
 export interface ExchangeList {

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { createInterface } from 'node:readline/promises';
-import type { InputStream, OutputStream } from '../deps.js';
-import { InterruptedError, MktError, UsageError } from '../errors.js';
+import type { InputStream, OutputStream } from '../core/deps.js';
+import { InterruptedError, MktError, UsageError } from '../core/errors.js';
 import { checkApiKey } from './settings.js';
 
 /**

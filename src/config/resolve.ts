@@ -1,8 +1,8 @@
-import type { Format } from '../formats.js';
+import type { Format } from '../output/formats.js';
 import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
 import { readProfileSettings, readStoredApiKey, storedProfileNames } from './store.js';
-import { UsageError } from '../errors.js';
-import { nearestValue } from '../nearest.js';
+import { UsageError } from '../core/errors.js';
+import { nearestValue } from '../core/nearest.js';
 import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { FORMATS, type Format } from '../formats.js';
+import { UsageError } from '../core/errors.js';
+import { FORMATS, type Format } from '../output/formats.js';
 
 /** What a profile stores in config.json. Every field is optional: unset falls back to a default. */
 export interface ProfileSettings {

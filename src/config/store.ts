@@ -3,7 +3,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { MktError } from '../errors.js';
+import { MktError } from '../core/errors.js';
 import type { ConfigFiles, ConfigName } from './paths.js';
 import { checkApiKey, parseSetting, type ProfileSettings, SETTING_NAMES, type SettingName } from './settings.js';
 

@@ -1,5 +1,5 @@
 import { CONFIG_NAMES } from '../config/paths.js';
-import { EXIT_CODES } from '../errors.js';
+import { EXIT_CODES } from '../core/errors.js';
 
 /**
  * What the man page and the command reference say beyond the commands: the variables, the

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SCRIPT_FILES, type Shell } from './shells.js';
+import { SCRIPT_FILES, type Shell } from '../commands/shells.js';
 import { bashScript } from './bash.js';
 import { zshScript } from './zsh.js';
 import { fishScript } from './fish.js';

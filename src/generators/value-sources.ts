@@ -1,10 +1,9 @@
 import type { Argument, Option } from 'commander';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
-import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
+import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
-import { FORMATS } from '../formats.js';
-import { exchangeColumns } from './exchange-columns.js';
+import { FORMATS } from '../output/formats.js';
 
 /** The hidden commands that print, one per line, what is only known when completing. */
 export type ListingCommand = '__profiles' | '__exchanges';
@@ -35,7 +34,7 @@ function columnValues(commandPath: readonly string[]): ValueCompletion {
   const name = commandPath.join(' ');
   if (name === 'results') return choices(FEE_SCHEDULE_RESULT_FIELD_NAMES, true);
   const resource = EXCHANGE_COMMAND_RESOURCES.get(name);
-  return resource ? choices(exchangeColumns(resource), true) : NONE;
+  return resource ? choices(EXCHANGE_FIELD_NAMES[resource], true) : NONE;
 }
 
 /** What to complete after an option of the command at `commandPath`; `none` for flags that take no value. */

@@ -1,4 +1,4 @@
-import { MktError, UsageError } from '../errors.js';
+import { MktError, UsageError } from '../core/errors.js';
 import { proxyFor } from './proxy.js';
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */

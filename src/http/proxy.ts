@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { ConnectionOptions } from 'node:tls';
-import { NetworkError, UsageError } from '../errors.js';
+import { NetworkError, UsageError } from '../core/errors.js';
 
 /*
  * How requests reach the service: straight to it, or through the proxy the environment names,

@@ -1,4 +1,4 @@
-import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } from '../errors.js';
+import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } from '../core/errors.js';
 
 /** How the one HTTP client retries a request. */
 export interface RetryPolicy {

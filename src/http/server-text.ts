@@ -1,4 +1,4 @@
-import { redactKey } from '../redaction.js';
+import { redactKey } from '../core/redaction.js';
 
 /** Longest server text mkt prints: enough for any real message, not a page of HTML. */
 const MAX_SERVER_TEXT = 1000;

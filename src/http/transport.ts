@@ -8,7 +8,7 @@ import {
   NetworkError,
   RetriesExhaustedError,
   TimeoutError,
-} from '../errors.js';
+} from '../core/errors.js';
 import { serverText } from './server-text.js';
 import type { Logger } from '../io/log.js';
 import { openRoute } from './proxy.js';

@@ -1,4 +1,4 @@
-import type { OutputStream } from '../deps.js';
+import type { OutputStream } from '../core/deps.js';
 
 /**
  * Whether to colour a stream: `NO_COLOR` wins over everything, then `--no-color`, then

@@ -1,5 +1,5 @@
-import type { OutputStream } from '../deps.js';
-import { redactKey } from '../redaction.js';
+import type { OutputStream } from '../core/deps.js';
+import { redactKey } from '../core/redaction.js';
 import { paint } from './color.js';
 
 /**

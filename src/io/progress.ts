@@ -1,5 +1,5 @@
-import type { OutputStream } from '../deps.js';
-import { groupDigits } from '../output/digits.js';
+import type { OutputStream } from '../core/deps.js';
+import { groupDigits } from '../core/digits.js';
 
 export interface ProgressState {
   /** Pages fetched so far. */

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import type * as DuckDB from '@duckdb/node-api';
-import { MktError } from '../errors.js';
+import { MktError } from '../core/errors.js';
 
 export type DuckDBModule = typeof DuckDB;
 

@@ -1,5 +1,5 @@
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName, flagOf, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../core/errors.js';
 
 /** The filters of a results query that decide which records match: no order, no paging. */
 export type MirrorFilters = Omit<ResultsQuery, 'order_by' | 'order_dir' | 'page_size' | 'page_number'>;

@@ -5,7 +5,7 @@ import { parseAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
 import { makeDirectory } from '../config/store.js';
-import { MktError, UsageError } from '../errors.js';
+import { MktError, UsageError } from '../core/errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
 import { RecordReader, recordText, ROW_AS_JSON, type StoredRecord } from './rows.js';

@@ -1,7 +1,7 @@
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { malformedAnswer, recordNamed } from '../api/results-page.js';
 import type { FeeScheduleResult } from '../api/types.js';
-import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../output/timestamps.js';
+import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../core/timestamps.js';
 
 /** A field's value as the mirror stores it: text, microseconds for a timestamp, or null. */
 export type StoredValue = string | bigint | null;

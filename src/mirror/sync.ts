@@ -3,7 +3,7 @@ import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
 import { RepeatGuard, type ResultsSource } from '../api/walk.js';
-import { MktError, UsageError } from '../errors.js';
+import { MktError, UsageError } from '../core/errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';

@@ -1,5 +1,5 @@
-import { UsageError } from '../errors.js';
-import { nearestValue } from '../nearest.js';
+import { UsageError } from '../core/errors.js';
+import { nearestValue } from '../core/nearest.js';
 import type { Column, ColumnKind } from './exporter.js';
 import type { FlatRow } from './flatten.js';
 

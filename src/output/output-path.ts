@@ -1,6 +1,6 @@
 import { fstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, sep } from 'node:path';
-import { MktError, UsageError } from '../errors.js';
+import { MktError, UsageError } from '../core/errors.js';
 
 /**
  * What a failed system call says, without Node's decoration: "no space left on device (ENOSPC)"

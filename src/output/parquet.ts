@@ -1,12 +1,12 @@
 import { gzipSync } from 'node:zlib';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
-import { MalformedResponseError, MktError } from '../errors.js';
-import { VERSION } from '../version.js';
+import { MalformedResponseError, MktError } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
 import type { Column, Exporter } from './exporter.js';
 import { valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
-import { parseTimestampMicros } from './timestamps.js';
+import { parseTimestampMicros } from '../core/timestamps.js';
 
 /**
  * Rows per row group: what is held in memory at once, and what a reader skips by statistics;

@@ -1,8 +1,8 @@
 import { createWriteStream } from 'node:fs';
 import { extname } from 'node:path';
-import type { OutputStream } from '../deps.js';
-import { abortReason, UsageError } from '../errors.js';
-import { type Format, formatEntry, formatOfExtension } from '../formats.js';
+import type { OutputStream } from '../core/deps.js';
+import { abortReason, UsageError } from '../core/errors.js';
+import { type Format, formatEntry, formatOfExtension } from './formats.js';
 import type { Dataset, JsonObject, OutputTarget } from './exporter.js';
 import { validateColumns } from './columns.js';
 import { cannotWrite, outputDestination } from './output-path.js';
@@ -11,7 +11,7 @@ import { isBrokenPipe } from './sink.js';
 /** How and where `writeDataset` writes. */
 export interface WriteOptions {
   /**
-   * `--format`. When absent: from the `--output` extension (src/formats.ts; json for any
+   * `--format`. When absent: from the `--output` extension (src/output/formats.ts; json for any
    * other file), else table when stdout is a terminal, else json.
    */
   format?: Format;

@@ -9,7 +9,7 @@
 import { createRequire } from 'node:module';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES as FIELDS } from '../../dist/api/fields.js';
 import { RecordReader, ROW_AS_JSON } from '../../dist/mirror/rows.js';
-import { formatTimestampMicros } from '../../dist/output/timestamps.js';
+import { formatTimestampMicros } from '../../dist/core/timestamps.js';
 
 const [path, rows = '10000'] = process.argv.slice(2);
 if (!path) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/core/version.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { closedPort, emptyResultsPage, sendJson, sendText, startRecordingServer } from '../helpers/recording-server.js';
 

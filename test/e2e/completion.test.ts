@@ -8,7 +8,7 @@ import { installed } from '../helpers/installed.js';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { SETTING_NAMES } from '../../src/config/settings.js';
-import { FORMATS } from '../../src/formats.js';
+import { FORMATS } from '../../src/output/formats.js';
 import { useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { MKT_BIN, spawnMkt } from '../helpers/run-mkt.js';

@@ -10,11 +10,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /**
  * What no help needs: the HTTP client, the spinner, the exporters and the sandbox; but for five
  * small modules that the commands share, which import nothing heavy: the sandbox's limits, the
- * exporters' types, the sink that the completion scripts' hidden commands write with, grouped
- * digits, and the message for a standard output that fails, which bin/mkt.js holds ready.
+ * exporters' types, the sink that the completion scripts' hidden commands write with, the list
+ * of formats, and the message for a standard output that fails, which bin/mkt.js holds ready.
  */
 const HEAVY = ['src/http/', 'src/api/client.ts', 'src/output/', 'src/sandbox/', 'node_modules/ora/', 'node_modules/hyparquet-writer/'];
-const SHARED = ['src/sandbox/limits.ts', 'src/output/exporter.ts', 'src/output/sink.ts', 'src/output/digits.ts', 'src/output/output-path.ts'];
+const SHARED = ['src/sandbox/limits.ts', 'src/output/exporter.ts', 'src/output/sink.ts', 'src/output/formats.ts', 'src/output/output-path.ts'];
 
 /**
  * What `mkt args…` ran, from the coverage Node writes (NODE_V8_COVERAGE): the files of the

@@ -1,6 +1,6 @@
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
-import type { Deps } from '../../src/deps.js';
+import type { Deps } from '../../src/core/deps.js';
 import { run } from '../../src/main.js';
 import { cleanEnv } from './run-mkt.js';
 

@@ -1,6 +1,6 @@
 import type { OutputTarget } from '../exporter.js';
 import type { GridCell } from '../grid.js';
-import { groupDigits } from '../digits.js';
+import { groupDigits } from '../../core/digits.js';
 
 /** A count as people read it (a volume, a lot size): grouped digits on a terminal, the plain value elsewhere. */
 export function formatNumber(value: number, target: OutputTarget): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkResultsPage } from '../../../src/api/results-page.js';
-import { MalformedResponseError } from '../../../src/errors.js';
+import { MalformedResponseError } from '../../../src/core/errors.js';
 
 const KEY = 'secret-key-0123456789abcdef';
 const asked = (page = 0) => ({ host: 'api.example.com', key: KEY, page });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../../src/errors.js';
-import { nearestValue } from '../../../src/nearest.js';
+import { UsageError } from '../../../src/core/errors.js';
+import { nearestValue } from '../../../src/core/nearest.js';
 import {
   collectList,
   collectValues,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { terminalInput } from '../../helpers/terminal-input.js';
 import { PassThrough } from 'node:stream';
-import { InterruptedError, UsageError } from '../../../src/errors.js';
+import { InterruptedError, UsageError } from '../../../src/core/errors.js';
 import { readApiKey } from '../../../src/config/key-input.js';
-import type { InputStream } from '../../../src/deps.js';
+import type { InputStream } from '../../../src/core/deps.js';
 
 function pipedStdin(text: string): InputStream {
   const stdin = new PassThrough();

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MktError, UsageError } from '../../../src/errors.js';
+import { MktError, UsageError } from '../../../src/core/errors.js';
 import { resolveSettings } from '../../../src/config/resolve.js';
 import { type ConfigFiles, configFiles } from '../../../src/config/paths.js';
 import { setSetting, storeApiKey } from '../../../src/config/store.js';

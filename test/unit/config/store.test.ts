@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { MktError } from '../../../src/errors.js';
+import { MktError } from '../../../src/core/errors.js';
 import { type ConfigFiles, configFiles } from '../../../src/config/paths.js';
 import {
   readProfileSettings, readStoredApiKey, removeApiKey, setSetting, storedProfileNames, storeApiKey, unsetSetting,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../../../src/api/filters.js';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import { SETTING_NAMES } from '../../../src/config/settings.js';
-import { FORMATS } from '../../../src/formats.js';
+import { FORMATS } from '../../../src/output/formats.js';
 import { allCommands, type CommandSpec, type OptionSpec } from '../../../src/generators/model.js';
 import { valueOptions } from '../../../src/generators/shell-tables.js';
 import { programSpec } from './program.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } from '../../../src/errors.js';
+import { HttpStatusError, MalformedResponseError, NetworkError, TimeoutError } from '../../../src/core/errors.js';
 import { DEFAULT_RETRY_POLICY, isRetryable, parseRetryAfter, retryDelayMs, serverDelayMs } from '../../../src/http/retry.js';
 
 const url = 'https://api.example.test/api/v1/fee-schedule-results';

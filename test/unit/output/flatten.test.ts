@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { deriveColumns, validateColumns } from '../../../src/output/columns.js';
 import { flattenRecord, jsonText, valueText } from '../../../src/output/flatten.js';
 import { createProjection } from '../../../src/output/projection.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
-import { UsageError } from '../../../src/errors.js';
+import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { FEES, ORDER_TYPES, RULES } from './helpers.js';
 
 describe('flattenRecord', () => {
@@ -25,19 +25,7 @@ describe('flattenRecord', () => {
 
   it('turns rules into dotted columns', () => {
     const [row] = flattenRecord(RULES);
-    expect(Object.keys(row ?? {})).toEqual([
-      'exchange',
-      'rules.trading_hours.pre_market',
-      'rules.trading_hours.regular',
-      'rules.trading_hours.after_hours',
-      'rules.tick_size',
-      'rules.lot_size',
-      'rules.circuit_breakers.level_1',
-      'rules.circuit_breakers.level_2',
-      'rules.circuit_breakers.level_3',
-      'effective_date',
-      'last_updated',
-    ]);
+    expect(Object.keys(row ?? {})).toEqual(EXCHANGE_FIELD_NAMES.rules);
     expect(row?.['rules.circuit_breakers.level_2']).toBe(0.13);
   });
 

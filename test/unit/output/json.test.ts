@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/core/errors.js';
 import { writeDataset } from '../../../src/output/write.js';
 import { awkwardResults, batched, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Format } from '../../../src/formats.js';
+import type { Format } from '../../../src/output/formats.js';
 import { tempDir } from './helpers.js';
 
 const run = promisify(execFile);

@@ -6,7 +6,7 @@ import { ByteWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
-import { MalformedResponseError } from '../../../src/errors.js';
+import { MalformedResponseError } from '../../../src/core/errors.js';
 import type { Column } from '../../../src/output/exporter.js';
 import { PARQUET_ROW_GROUP_ROWS, SinkWriter } from '../../../src/output/parquet.js';
 import { ChunkSink } from '../../../src/output/sink.js';

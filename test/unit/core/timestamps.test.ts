@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../../../src/output/timestamps.js';
+import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../../../src/core/timestamps.js';
 
 describe('parseTimestampMicros', () => {
   it.each([

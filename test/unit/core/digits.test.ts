@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupDigits } from '../../../src/output/digits.js';
+import { groupDigits } from '../../../src/core/digits.js';
 
 const asIntl = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 10 });
 

@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../context.js';
+import type { Context } from './context.js';
 import { dataDirectory } from '../config/paths.js';
-import { UsageError } from '../errors.js';
-import type { Mirror } from './mirror.js';
+import { UsageError } from '../core/errors.js';
+import type { Mirror } from '../mirror/mirror.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -39,7 +39,7 @@ export interface MirrorOpening {
  * command ends.
  */
 export async function beginOpening(context: Context, flag: string | undefined): Promise<MirrorOpening> {
-  const [path, { Mirror }] = await Promise.all([mirrorOf(context, flag), import('./mirror.js')]);
+  const [path, { Mirror }] = await Promise.all([mirrorOf(context, flag), import('../mirror/mirror.js')]);
   const opened = Mirror.open(path, { write: false, signal: context.signal });
   // A failure here is the command's to meet, or none if it fails first.
   const settled = opened.catch(() => undefined);

@@ -1,8 +1,8 @@
 import { statSync } from 'node:fs';
-import type { Context } from '../context.js';
-import { beginOpening, mirrorOf, serviceOf } from './location.js';
-import type { Mirror } from './mirror.js';
-import { type MirrorFilters, outsideOfMirror } from './mirror-filters.js';
+import type { Context } from './context.js';
+import { beginOpening, mirrorOf, serviceOf } from './mirror-location.js';
+import type { Mirror } from '../mirror/mirror.js';
+import { type MirrorFilters, outsideOfMirror } from '../mirror/mirror-filters.js';
 
 /** What the mirror's records say of a venue: the fee types they carry, and the currencies their amounts name. */
 export interface VenueFacts {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import type { Deps } from './deps.js';
-import type { Format } from './formats.js';
-import type { ResolvedSettings } from './config/resolve.js';
-import type { ServiceClient } from './api/client.js';
-import { colorEnabled } from './io/color.js';
-import { Logger } from './io/log.js';
-import { AuthError, type ExitCode, MktError, UsageError } from './errors.js';
+import type { Deps } from '../core/deps.js';
+import type { Format } from '../output/formats.js';
+import type { ResolvedSettings } from '../config/resolve.js';
+import type { ServiceClient } from '../api/client.js';
+import { colorEnabled } from '../io/color.js';
+import { Logger } from '../io/log.js';
+import { AuthError, type ExitCode, MktError, UsageError } from '../core/errors.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
 export interface GlobalOptions {
@@ -90,7 +90,7 @@ export class Context {
 
   /** A client for these settings (auth login checks a key not stored yet); its connections close at the end. */
   async createClient(settings: ResolvedSettings): Promise<ServiceClient> {
-    const [{ checkBaseUrl }, { checkProfileExists }] = await Promise.all([import('./http/base-url.js'), import('./config/resolve.js')]);
+    const [{ checkBaseUrl }, { checkProfileExists }] = await Promise.all([import('../http/base-url.js'), import('../config/resolve.js')]);
     checkProfileExists(settings);
     // The in-process sandbox is on this machine: never through a proxy.
     const proxyEnv = settings.baseUrlSource === 'sandbox' ? undefined : this.deps.env;
@@ -104,10 +104,10 @@ export class Context {
     // auth login checks a key that settings() has not seen.
     this.log.conceal(apiKey);
     const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }] = await Promise.all([
-      import('./http/transport.js'),
-      import('./http/retry.js'),
-      import('./api/client.js'),
-      import('./version.js'),
+      import('../http/transport.js'),
+      import('../http/retry.js'),
+      import('../api/client.js'),
+      import('../core/version.js'),
     ]);
     const transport = await createTransport({
       baseUrl,
@@ -144,10 +144,10 @@ export class Context {
         hint: '--sandbox starts its own server with a demo key; --base-url names the service to use instead.',
       });
     }
-    const { resolveSettings } = await import('./config/resolve.js');
+    const { resolveSettings } = await import('../config/resolve.js');
     const settings = resolveSettings({ flags: this.globals, env: this.deps.env });
     if (!this.globals.sandbox) return settings;
-    const { startSandbox } = await import('./sandbox/server.js');
+    const { startSandbox } = await import('../sandbox/server.js');
     const sandbox = await startSandbox({ port: 0 });
     this.defer(() => sandbox.close());
     return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox' };

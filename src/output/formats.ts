@@ -1,4 +1,4 @@
-import type { Exporter } from './output/exporter.js';
+import type { Exporter } from './exporter.js';
 
 /**
  * The output formats: what `--format` takes, what `mkt config set format` stores, which
@@ -16,20 +16,20 @@ export interface FormatEntry {
 }
 
 export const FORMAT_REGISTRY = [
-  { name: 'table', extensions: [], binary: false, load: () => import('./output/table.js').then((module) => module.tableExporter) },
-  { name: 'json', extensions: ['.json'], binary: false, load: () => import('./output/json.js').then((module) => module.jsonExporter) },
+  { name: 'table', extensions: [], binary: false, load: () => import('./table.js').then((module) => module.tableExporter) },
+  { name: 'json', extensions: ['.json'], binary: false, load: () => import('./json.js').then((module) => module.jsonExporter) },
   {
     name: 'ndjson',
     extensions: ['.ndjson', '.jsonl'],
     binary: false,
-    load: () => import('./output/ndjson.js').then((module) => module.ndjsonExporter),
+    load: () => import('./ndjson.js').then((module) => module.ndjsonExporter),
   },
-  { name: 'csv', extensions: ['.csv'], binary: false, load: () => import('./output/csv.js').then((module) => module.csvExporter) },
+  { name: 'csv', extensions: ['.csv'], binary: false, load: () => import('./csv.js').then((module) => module.csvExporter) },
   {
     name: 'parquet',
     extensions: ['.parquet'],
     binary: true,
-    load: () => import('./output/parquet.js').then((module) => module.parquetExporter),
+    load: () => import('./parquet.js').then((module) => module.parquetExporter),
   },
 ] as const satisfies readonly FormatEntry[];
 
