@@ -15,7 +15,7 @@ import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 export interface MirrorIdentity {
   /** The base URL, or `sandbox` for the in-process sandbox of `--sandbox`. */
   service: string;
-  /** The filters as canonical JSON (src/mirror/identity.ts). */
+  /** The filters as canonical JSON (filtersText, src/mirror/mirror-filters.ts). */
   filters: string;
 }
 
