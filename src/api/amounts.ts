@@ -4,7 +4,9 @@
  * pattern here is linear (no nested quantifiers), so a megabyte of digits costs one pass.
  */
 
-export type AmountUnit = 'USD' | 'EUR' | 'GBP' | '%' | 'bps';
+/** The currencies an amount may name; its other units are a percentage and basis points. */
+export const AMOUNT_CURRENCIES = ['USD', 'EUR', 'GBP'] as const;
+export type AmountUnit = (typeof AMOUNT_CURRENCIES)[number] | '%' | 'bps';
 
 export interface ParsedAmount {
   /** The one amount the text holds, negative for a rebate; null with none or several. */

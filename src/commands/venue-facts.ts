@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs';
+import { AMOUNT_CURRENCIES } from '../api/amounts.js';
 import type { Context } from './context.js';
 import { beginOpening, mirrorOf, serviceOf } from './mirror-location.js';
 import type { Mirror } from '../mirror/mirror.js';
@@ -10,8 +11,8 @@ export interface VenueFacts {
   currencies: string[];
 }
 
-/** The currencies of src/api/amounts.ts; its other units (`%`, `bps`) are not currencies. */
-const CURRENCIES = ['USD', 'EUR', 'GBP'];
+/** Whether an amount's unit is a currency (`%` and `bps` are not). */
+const isCurrency = (unit: string): boolean => (AMOUNT_CURRENCIES as readonly string[]).includes(unit);
 
 /**
  * The facts of each venue whose every record the profile's mirror holds (its filters take in all
@@ -40,7 +41,7 @@ export async function mirroredVenueFacts(context: Context): Promise<Map<string, 
     if (typeof exchange !== 'string' || outsideOfMirror({ exchange_name: [exchange], latest_only: held.latest_only }, held) !== undefined) continue;
     const venue = facts.get(exchange) ?? { feeTypes: [], currencies: [] };
     if (typeof feeType === 'string' && !venue.feeTypes.includes(feeType)) venue.feeTypes.push(feeType);
-    if (typeof unit === 'string' && CURRENCIES.includes(unit) && !venue.currencies.includes(unit)) venue.currencies.push(unit);
+    if (typeof unit === 'string' && isCurrency(unit) && !venue.currencies.includes(unit)) venue.currencies.push(unit);
     facts.set(exchange, venue);
   }
   return facts;
