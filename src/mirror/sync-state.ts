@@ -8,10 +8,10 @@ import { recordText } from './rows.js';
 /**
  * What a mirror held after its last sync, kept in the cache directory so that the next sync can
  * tell "nothing new" from one request without loading DuckDB and opening the file, which is most
- * of what such a sync would cost. It is only believed while the mirror
- * file (and its WAL) are exactly as the sync left them: any write, copy or move changes them, and
- * the sync then opens the mirror as usual. The newest records are kept whole, not by id alone: a
- * record the service answers under a known id with other content is then not "nothing new".
+ * of what such a sync would cost. It is only believed while the mirror file (and its WAL) are
+ * exactly as the sync left them: any write, copy or move changes them, and the sync then opens
+ * the mirror as usual. The newest records are kept whole, not by id alone: a record the service
+ * answers under a known id with other content is then not "nothing new".
  */
 export interface SyncState extends MirrorIdentity {
   /** The mirror file and its write-ahead log as the sync left them. */

@@ -163,9 +163,10 @@ interface Outcome {
 /**
  * The records newer than the mirror's newest, staged, or no outcome when they do not account for
  * the service's total (something was withdrawn, or added among older records) or one read is a
- * record the mirror holds with other content (its id given again): then only a full walk can tell. A page of records all known while the counts agree ends the reading early, so a
- * sync that finds nothing costs one request. Also what the service's newest page said, which a
- * full walk after it starts from.
+ * record the mirror holds with other content (its id given again): then only a full walk can
+ * tell. A page of records all known while the counts agree ends the reading early, so a sync that
+ * finds nothing costs one request. Also what the service's newest page said, which a full walk
+ * after it starts from.
  */
 async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service: ServiceState }> {
   const { mirror, host, fetchPage, request } = walker;

@@ -126,8 +126,8 @@ export async function writeAtomically(file: string, path: string, write: (stream
   const temporary = join(directory, `.${basename(file)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   let created = false;
   try {
-    // 1 MB rather than the default 16 KB: a whole page of records then goes to the disk while the
-    // next is prepared, instead of the export waiting for each write.
+    // A buffer far larger than the default: a whole page of records then goes to the disk while
+    // the next is prepared, instead of the export waiting for each write.
     await fill(temporary, { flags: 'wx', flush: true, highWaterMark: 1 << 20 }, path, write, async () => {
       created = true;
       if (mode !== undefined) await chmod(temporary, mode);
