@@ -117,6 +117,49 @@ export interface FeeScheduleResult {
   created_on: string;
 }
 
+/**
+ * One line item as the 2026 edition sends it (shared/service-2026.md), in its key order: `record_id`
+ * for `id`, no `created_on` or `fee_reference`, snake_case values, and the citation fields, null
+ * unless asked for with include_source, include_footnotes or include_definitions.
+ */
+export interface FeeScheduleResult2026 {
+  record_id: string;
+  exchange_name: string;
+  /** ISO 8601 with Z and microseconds, e.g. 2026-02-26T00:00:50.839337Z */
+  scraped_time: string;
+  version_id: string;
+  fee_type: string;
+  source_document: string | null;
+  source_link: string | null;
+  page_number: number | null;
+  fee_category: string;
+  fee_charge_type: string;
+  fee_amount: string;
+  fee_action: string;
+  fee_action_details: string | null;
+  fee_basis: string | null;
+  fee_participant: string;
+  fee_participant_details: string | null;
+  fee_monthly_volume: string | null;
+  fee_monthly_volume_criteria: string | null;
+  fee_symbol_classification: string | null;
+  fee_symbol_type: string | null;
+  fee_trade_type: string | null;
+  fee_symbol: string | null;
+  fee_excluded_symbols: string | null;
+  fee_conditions: string | null;
+  fee_exclusions: string | null;
+  fee_notes: string | null;
+  fee_extra_info: string | null;
+  relationships: RecordRelationships | null;
+}
+
+/** A 2026 record's footnotes and definitions, sent with include_footnotes or include_definitions. */
+export interface RecordRelationships {
+  footnotes: { text: string }[];
+  definitions: { term: string; text: string }[];
+}
+
 /** The envelope of the results endpoint. */
 export interface FeeScheduleResultsPage {
   success: boolean;
