@@ -1,4 +1,5 @@
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from './fields.js';
+import { enumKey } from './filter-spelling.js';
 import type { FeeScheduleResult } from './types.js';
 
 /*
@@ -39,8 +40,8 @@ export interface Difference {
   fields: string[];
 }
 
-/** `Fees And Rebates` is the service's other spelling of `Fee And Rebates`; case does not count. */
-const category = (value: unknown): unknown => (typeof value === 'string' ? value.toLowerCase().replace(/^fees and rebates$/, 'fee and rebates') : value);
+/** `Fees And Rebates` is the service's other spelling of `Fee And Rebates` (enumKey). */
+const category = (value: unknown): unknown => (typeof value === 'string' ? enumKey(value) : value);
 
 /** The identity of a record as one string: equal strings, one item. */
 function identityOf(record: FeeScheduleResult): string {

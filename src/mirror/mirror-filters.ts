@@ -1,4 +1,5 @@
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName, flagOf, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
+import { enumKey } from '../api/filter-spelling.js';
 import { UsageError } from '../core/errors.js';
 
 /** The filters of a results query that decide which records match: no order, no paging. */
@@ -35,12 +36,6 @@ export function describeFilters(filters: MirrorFilters): string {
   if (filters.end_date) words.push(`--end-date ${filters.end_date}`);
   if (filters.latest_only) words.push('--latest-only');
   return words.length > 0 ? words.join(' ') : 'no filters';
-}
-
-/** How the service compares enumerated values: by case, and `Fees And Rebates` as `Fee And Rebates`. */
-export function enumKey(value: string): string {
-  const lower = value.toLowerCase();
-  return lower === 'fees and rebates' ? 'fee and rebates' : lower;
 }
 
 /** A value as the filter table spells it (`OPTION` → `Option`), or as it came when the table has no such value. */

@@ -3,7 +3,7 @@ import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js'
 import type { ResultsSource } from '../api/walk.js';
 import type { SqlValue } from './duckdb.js';
 import type { Mirror } from './mirror.js';
-import { enumKey } from './mirror-filters.js';
+import { enumKey } from '../api/filter-spelling.js';
 import { RecordReader, ROW_AS_JSON } from './rows.js';
 
 /**
@@ -128,6 +128,13 @@ function dayStartMicros(date: string): bigint {
   return BigInt(Date.parse(`${date}T00:00:00Z`)) * 1000n;
 }
 
+/** enumKey (src/api/filter-spelling.ts) of a column, in DuckDB's SQL. */
+function enumKeySql(column: string): string {
+  const words = `string_split_regex(CASE WHEN lower(${column}) = 'n/a' THEN 'not applicable' ELSE lower(${column}) END, '[\\s_]+')`;
+  const singular = `CASE WHEN length(w) > 3 AND suffix(w, 's') AND NOT suffix(w, 'ss') THEN w[1:-2] ELSE w END`;
+  return `array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' ')`;
+}
+
 /** The WHERE clause of the service's filters, with their values bound. */
 function whereOf(query: ResultsQuery): { where: string; values: SqlValue[] } {
   const conditions: string[] = [];
@@ -141,8 +148,7 @@ function whereOf(query: ResultsQuery): { where: string; values: SqlValue[] } {
   for (const name of ENUM_FILTER_NAMES) {
     const wanted = query[name];
     if (!wanted?.length) continue;
-    const normalised = `CASE WHEN lower(r.${name}) = 'fees and rebates' THEN 'fee and rebates' ELSE lower(r.${name}) END`;
-    conditions.push(`${normalised} IN (${[...new Set(wanted.map(enumKey))].map(bind).join(', ')})`);
+    conditions.push(`${enumKeySql(`r.${name}`)} IN (${[...new Set(wanted.map(enumKey))].map(bind).join(', ')})`);
   }
   if (query.start_date) conditions.push(`epoch_us(r.scraped_time) >= ${bind(dayStartMicros(query.start_date))}`);
   if (query.end_date) conditions.push(`epoch_us(r.scraped_time) < ${bind(dayStartMicros(query.end_date) + DAY_MICROS)}`);
