@@ -19,6 +19,7 @@ import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { addExamples } from './commands/examples.js';
 import { UsageError } from './core/errors.js';
+import { SANDBOX_SHAPES } from './sandbox/limits.js';
 
 /** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
 function settingArgument(name: 'timeout' | 'retries'): (value: string) => number {
@@ -46,7 +47,9 @@ const GLOBAL_GROUPS = { output: 'Output:', connection: 'Connection:', general: '
 /** Global options by attribute name, in their groups. */
 type GlobalOptionName = keyof GlobalOptions;
 const OUTPUT_OPTIONS: readonly GlobalOptionName[] = ['format', 'output', 'columns', 'csvSafe'];
-const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'timeout', 'retries', 'maxRps', 'insecure'];
+const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'sandboxShape', 'timeout', 'retries', 'maxRps', 'insecure'];
+/** The options that start or shape the in-process sandbox. */
+const SANDBOX_OPTIONS: readonly GlobalOptionName[] = ['sandbox', 'sandboxShape'];
 const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color'];
 
 /**
@@ -56,8 +59,8 @@ const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color
  */
 const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>> = {
   filters: [...OUTPUT_OPTIONS, ...GENERAL_OPTIONS],
-  'auth login': [...CONNECTION_OPTIONS.filter((name) => name !== 'sandbox'), ...GENERAL_OPTIONS],
-  'auth status': ['profile', 'baseUrl', 'sandbox', 'verbose', 'color'],
+  'auth login': [...CONNECTION_OPTIONS.filter((name) => !SANDBOX_OPTIONS.includes(name)), ...GENERAL_OPTIONS],
+  'auth status': ['profile', 'baseUrl', ...SANDBOX_OPTIONS, 'verbose', 'color'],
   'auth list': [...OUTPUT_OPTIONS, 'profile', ...GENERAL_OPTIONS],
   'auth logout': ['profile', ...GENERAL_OPTIONS],
   'config get': ['profile', 'verbose', 'color'],
@@ -68,7 +71,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   sandbox: GENERAL_OPTIONS,
   completion: [],
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
-  sql: [...OUTPUT_OPTIONS, 'profile', 'sandbox', ...GENERAL_OPTIONS],
+  sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
 };
 
 function commandPath(command: Command): string {
@@ -115,6 +118,14 @@ function refuseUnreadSandbox(command: Command): void {
   });
 }
 
+/** `--sandbox-shape` shapes the sandbox that `--sandbox` starts: alone, it would be silently ignored. */
+function refuseShapeWithoutSandbox(command: Command): void {
+  if (command.getOptionValueSourceWithGlobals('sandboxShape') !== 'cli' || command.optsWithGlobals<GlobalOptions>().sandbox) return;
+  throw new UsageError('--sandbox-shape needs --sandbox', {
+    hint: 'It picks the shape of the in-process sandbox: `mkt --sandbox --sandbox-shape 2026 results`.',
+  });
+}
+
 function addGlobalOptions(program: Command): void {
   program
     .optionsGroup(GLOBAL_GROUPS.output)
@@ -126,6 +137,9 @@ function addGlobalOptions(program: Command): void {
     .option('--profile <name>', 'stored profile to use (env: MKT_PROFILE)')
     .option('--base-url <url>', 'base URL of the service (env: MKT_BASE_URL)')
     .option('--sandbox', 'run against an in-process sandbox with its demo key')
+    .addOption(
+      new Option('--sandbox-shape <shape>', "with --sandbox: the edition of the service it speaks (default: interface)").choices(SANDBOX_SHAPES),
+    )
     .option('--timeout <seconds>', 'timeout per request (default: 30)', settingArgument('timeout'))
     .option('--retries <n>', 'retries per request (default: 4)', settingArgument('retries'))
     .option('--max-rps <n>', 'at most this many requests per second', parseRequestRate)
@@ -176,7 +190,10 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     })
     .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()
-    .hook('preAction', (_program, action) => refuseUnreadSandbox(action));
+    .hook('preAction', (_program, action) => {
+      refuseUnreadSandbox(action);
+      refuseShapeWithoutSandbox(action);
+    });
   addGlobalOptions(program);
   program.version(VERSION, '-V, --version', 'print the version').helpOption('-h, --help', 'show help');
 

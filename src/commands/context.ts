@@ -3,6 +3,7 @@ import type { Deps } from '../core/deps.js';
 import type { Format } from '../output/formats.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { ServiceClient } from '../api/client.js';
+import type { ServiceShape } from '../api/record-id.js';
 import { colorEnabled } from '../io/color.js';
 import { Logger } from '../io/log.js';
 import { AuthError, type ExitCode, MktError, UsageError } from '../core/errors.js';
@@ -17,6 +18,8 @@ export interface GlobalOptions {
   /** CSV only: a `'` before each cell a spreadsheet would take for a formula. */
   csvSafe?: boolean;
   sandbox?: boolean;
+  /** The edition of the service the in-process sandbox speaks (with --sandbox only). */
+  sandboxShape?: ServiceShape;
   /** Allow sending the key over plain http to a host that is not loopback. */
   insecure?: boolean;
   /** Cap on requests per second, for users who share a key. */
@@ -148,7 +151,7 @@ export class Context {
     const settings = resolveSettings({ flags: this.globals, env: this.deps.env });
     if (!this.globals.sandbox) return settings;
     const { startSandbox } = await import('../sandbox/server.js');
-    const sandbox = await startSandbox({ port: 0 });
+    const sandbox = await startSandbox({ port: 0, shape: this.globals.sandboxShape });
     this.defer(() => sandbox.close());
     return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox' };
   }

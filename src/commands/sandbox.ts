@@ -1,9 +1,10 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
+import type { ServiceShape } from '../api/record-id.js';
 import type { Context, ContextFor } from './context.js';
 import type { SandboxOptions } from '../sandbox/server.js';
 import { MktError, UsageError } from '../core/errors.js';
 import { addExamples } from './examples.js';
-import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from '../sandbox/limits.js';
+import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS, SANDBOX_SHAPES } from '../sandbox/limits.js';
 
 /** The flags as commander hands them over, each checked by its parser. */
 interface SandboxFlags {
@@ -14,6 +15,7 @@ interface SandboxFlags {
   faults?: boolean;
   latency?: number;
   json?: boolean;
+  shape: ServiceShape;
 }
 
 /** Commander parser for a whole-number flag. */
@@ -44,7 +46,7 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 /** Serves until the invocation is aborted (SIGINT/SIGTERM), then closes and returns: exit 0. */
-async function runSandbox(flags: SandboxFlags, context: Context): Promise<void> {
+async function runSandbox(flags: SandboxFlags, context: Context, shapeGiven: boolean): Promise<void> {
   const { startSandbox } = await import('../sandbox/server.js');
   const options: SandboxOptions = {
     port: flags.port,
@@ -53,6 +55,7 @@ async function runSandbox(flags: SandboxFlags, context: Context): Promise<void> 
     rate: flags.rate,
     faults: flags.faults === true,
     latencyMs: flags.latency,
+    shape: flags.shape,
   };
   const sandbox = await startSandbox(options).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code;
@@ -65,11 +68,13 @@ async function runSandbox(flags: SandboxFlags, context: Context): Promise<void> 
   try {
     const { url, keys, scopedExchanges } = sandbox;
     const out = context.deps.stdout;
+    // The ready line names the shape when --shape asked for one, and is as before when not.
     if (flags.json) {
-      out.write(`${JSON.stringify({ url, api_key: keys.api_key, scoped_api_key: keys.scoped_api_key })}\n`);
+      const shape = shapeGiven ? { shape: flags.shape } : {};
+      out.write(`${JSON.stringify({ url, api_key: keys.api_key, scoped_api_key: keys.scoped_api_key, ...shape })}\n`);
     } else {
       out.write(
-        `Sandbox listening on ${url}\n` +
+        `Sandbox listening on ${url}${shapeGiven ? ` (the ${flags.shape} shape)` : ''}\n` +
           `  api_key         ${keys.api_key}   (every exchange)\n` +
           `  scoped_api_key  ${keys.scoped_api_key}   (${scopedExchanges.join(', ')})\n`,
       );
@@ -94,11 +99,18 @@ export function registerSandboxCommand(program: Command, contextFor: ContextFor)
     .option('--rate <n/seconds>', 'allow n requests per window of so many seconds, per key; then 429', rate)
     .option('--faults', 'make the first try of about a quarter of requests fail')
     .option('--latency <ms>', 'delay every response by so many milliseconds', wholeNumber('--latency', 0, MAX_LATENCY_MS))
-    .option('--json', 'print {"url","api_key","scoped_api_key"} as one JSON line when ready')
-    .action(async (flags: SandboxFlags, command: Command) => runSandbox(flags, contextFor(command)));
+    .addOption(
+      new Option('--shape <shape>', 'the edition of the service to speak: its interface document, or the 2026 edition')
+        .choices(SANDBOX_SHAPES)
+        .default(SANDBOX_SHAPES[0]),
+    )
+    .option('--json', 'print {"url","api_key","scoped_api_key"} as one JSON line when ready, and "shape" with --shape')
+    .action(async (flags: SandboxFlags, command: Command) =>
+      runSandbox(flags, contextFor(command), command.getOptionValueSource('shape') === 'cli'));
   addExamples(command, [
     { comment: 'For your own tests: a fixed port, and the demo keys printed', command: 'mkt sandbox --port 8080' },
     { comment: 'In CI: a free port, and the URL and keys as one JSON line (docs/recipes.md)', command: 'mkt sandbox --port 0 --json > sandbox.json &' },
     { comment: 'Rehearse the bad days: a rate limit, first tries failing, slow answers', command: 'mkt sandbox --rate 100/60 --faults --latency 200' },
+    { comment: 'The service as its 2026 edition describes it (docs/sandbox.md)', command: 'mkt sandbox --shape 2026' },
   ]);
 }

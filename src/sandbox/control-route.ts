@@ -1,10 +1,10 @@
 import { MAX_VERSIONS } from './limits.js';
 import { Random } from './random.js';
 import { detailResponse, jsonResponse, type SandboxResponse } from './responses.js';
-import { type AddedVersion, FEE_TYPE_SPELLINGS, type ResultsDataset } from './results-dataset.js';
-import { formatLocalMicros, formatOffsetMicros } from './time.js';
+import type { AddedVersion, ResultsDataset } from './results-dataset.js';
+import { formatLocalMicros } from './time.js';
 import { QueryReader } from './validation.js';
-import { VENUES } from './venues.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * The sandbox's own routes, under /__sandbox/ (outside the service's /api/v1): a test or a
@@ -31,10 +31,11 @@ export function isControlPath(url: string | undefined): boolean {
  * (ResultsDataset.versionId).
  */
 export class ControlRoute {
-  /** version_id → version number, for the versions seen so far. */
-  private readonly versionsById = new Map<string, number>();
-
-  constructor(private readonly dataset: ResultsDataset) {}
+  /** `vocabulary`: how the answers spell exchanges, fee types and times, as the records do. */
+  constructor(
+    private readonly dataset: ResultsDataset,
+    private readonly vocabulary: Vocabulary,
+  ) {}
 
   serve(method: string | undefined, url: URL): SandboxResponse {
     const path = url.pathname;
@@ -63,7 +64,7 @@ export class ControlRoute {
       if (this.recordsOf(v) === 0) continue;
       versions.push({
         ...this.describe(v),
-        scraped_time: formatOffsetMicros(data.versionScrapedMicros[v]!),
+        scraped_time: this.vocabulary.formatScrapedTime(data.versionScrapedMicros[v]!),
         latest: data.versionIsLatest[v] === 1,
         withdrawn: data.versionWithdrawn[v] === 1,
       });
@@ -86,7 +87,8 @@ export class ControlRoute {
     let groups: number[];
     if (exchange !== undefined) {
       const group = data.groups.findIndex(
-        (candidate) => VENUES[candidate.venueIndex]!.id === exchange && candidate.feeType.toLowerCase() === feeType!.toLowerCase(),
+        (candidate) =>
+          this.vocabulary.exchangeIds[candidate.venueIndex] === exchange && candidate.feeType.toLowerCase() === feeType!.toLowerCase(),
       );
       if (group < 0) return detailResponse(404, `No ${feeType} fee schedule at '${exchange}'.`);
       groups = [group];
@@ -102,7 +104,7 @@ export class ControlRoute {
 
   private withdraw(versionId: string): SandboxResponse {
     const data = this.dataset;
-    const v = this.versionNamed(versionId);
+    const v = data.versionNumberOf(versionId);
     if (v === undefined || data.versionWithdrawn[v] === 1 || this.recordsOf(v) === 0) {
       return detailResponse(404, `Version '${versionId}' not found.`);
     }
@@ -130,8 +132,8 @@ export class ControlRoute {
     const data = this.dataset;
     return {
       version_id: data.versionId(v),
-      exchange_name: VENUES[data.versionVenue[v]!]!.id,
-      fee_type: FEE_TYPE_SPELLINGS[data.versionFeeType[v]!]!,
+      exchange_name: this.vocabulary.exchangeIds[data.versionVenue[v]!]!,
+      fee_type: this.vocabulary.enums.fee_type[data.versionFeeType[v]!]!,
       records: this.recordsOf(v),
     };
   }
@@ -141,20 +143,13 @@ export class ControlRoute {
     const v = added.version;
     return {
       ...this.describe(v),
-      scraped_time: formatOffsetMicros(data.versionScrapedMicros[v]!),
+      scraped_time: this.vocabulary.formatScrapedTime(data.versionScrapedMicros[v]!),
       created_on: formatLocalMicros(data.versionCreatedMicros[v]!),
       derived_from: added.derivedFrom === undefined ? null : data.versionId(added.derivedFrom),
       changed: added.changed,
       added: added.added,
       removed: added.removed,
     };
-  }
-
-  private versionNamed(versionId: string): number | undefined {
-    for (let v = this.versionsById.size; v < this.dataset.versionCount; v++) {
-      this.versionsById.set(this.dataset.versionId(v), v);
-    }
-    return this.versionsById.get(versionId);
   }
 
   private recordsOf(v: number): number {

@@ -1,10 +1,15 @@
-import type { ExchangeResource } from '../api/paths.js';
+import { EXCHANGE_RESOURCES, type ExchangeResource } from '../api/paths.js';
 import type { HistoricalFeeSchedules } from '../api/types.js';
 import { exchangeOrderTypes, exchangeRules, feeScheduleHistory, historicalFeeSchedules } from './exchange-data.js';
 import { isLicensedFor, licenceOf } from './keys.js';
 import { detailResponse, jsonResponse, type SandboxResponse, validationResponse } from './responses.js';
-import { QueryReader } from './validation.js';
+import { QueryReader, type ValidationIssue } from './validation.js';
 import { venueIndexOf } from './venues.js';
+
+/** The exchange resources by their path after the exchange, as paths.ts spells them. */
+export const RESOURCE_BY_PATH = new Map<string, ExchangeResource>(
+  Object.entries(EXCHANGE_RESOURCES).map(([resource, path]) => [path, resource as ExchangeResource]),
+);
 
 /** The token of an `Authorization: Bearer <token>` header. */
 export function bearerToken(authorization: string | undefined): string | undefined {
@@ -32,25 +37,37 @@ export function serveExchange(
   if (!isLicensedFor(licence, venueIndex)) {
     return detailResponse(403, `The API key is not licensed for exchange '${exchange}'.`);
   }
+  const answer = exchangeResource(seed, venueIndex, exchange, resource, params);
+  return 'issues' in answer ? validationResponse(answer.issues) : jsonResponse(200, answer.body);
+}
+
+/** The body of an exchange resource of a known venue, or the problems of its query (historical's dates). */
+export function exchangeResource(
+  seed: number,
+  venueIndex: number,
+  exchange: string,
+  resource: ExchangeResource,
+  params: URLSearchParams,
+): { body: { exchange: string } } | { issues: ValidationIssue[] } {
   switch (resource) {
     case 'fees':
-      return jsonResponse(200, feeScheduleHistory(seed, venueIndex).at(-1));
+      return { body: feeScheduleHistory(seed, venueIndex).at(-1)! };
     case 'rules':
-      return jsonResponse(200, exchangeRules(seed, venueIndex));
+      return { body: exchangeRules(seed, venueIndex) };
     case 'orderTypes':
-      return jsonResponse(200, exchangeOrderTypes(seed, venueIndex));
+      return { body: exchangeOrderTypes(seed, venueIndex) };
     case 'historical': {
       const reader = new QueryReader(params);
       const startDay = reader.date('start_date');
       const endDay = reader.date('end_date');
-      if (reader.issues.length > 0) return validationResponse(reader.issues);
+      if (reader.issues.length > 0) return { issues: reader.issues };
       const body: HistoricalFeeSchedules = {
         exchange,
         start_date: reader.last('start_date') ?? null,
         end_date: reader.last('end_date') ?? null,
         fee_schedules: historicalFeeSchedules(feeScheduleHistory(seed, venueIndex), startDay, endDay),
       };
-      return jsonResponse(200, body);
+      return { body };
     }
   }
 }

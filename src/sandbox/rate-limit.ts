@@ -1,4 +1,5 @@
 import { RATE_LIMIT_REMAINING_HEADER } from '../api/paths.js';
+import type { ServiceShape } from '../api/record-id.js';
 
 /** A budget of `requests` per `seconds`, in fixed windows aligned to the clock. */
 export interface RateLimitOptions {
@@ -50,13 +51,17 @@ export class FixedWindowRateLimiter {
 }
 
 /**
- * The budget headers of a response. The service documents only X-RateLimit-Remaining;
+ * The budget headers of a response. The service document gives only X-RateLimit-Remaining;
  * X-RateLimit-Limit and X-RateLimit-Reset (epoch seconds, as GitHub sends it) are the common
- * convention, sent only when `--rate` sets a window for them to describe.
+ * convention, sent only when `--rate` sets a window for them to describe. The 2026 edition
+ * sends all three on every response: with no window set, the limit is what Remaining
+ * reports and the reset is the end of the current minute.
  */
-export function rateLimitHeaders(verdict: RateVerdict): Record<string, string> {
+export function rateLimitHeaders(verdict: RateVerdict, shape: ServiceShape = 'interface', now = Date.now()): Record<string, string> {
   const headers: Record<string, string> = { [RATE_LIMIT_REMAINING_HEADER]: String(verdict.remaining) };
-  if (verdict.limit !== undefined) headers['x-ratelimit-limit'] = String(verdict.limit);
-  if (verdict.resetEpochSeconds !== undefined) headers['x-ratelimit-reset'] = String(verdict.resetEpochSeconds);
+  const limit = verdict.limit ?? (shape === '2026' ? UNLIMITED_REMAINING : undefined);
+  const reset = verdict.resetEpochSeconds ?? (shape === '2026' ? (Math.floor(now / 60_000) + 1) * 60 : undefined);
+  if (limit !== undefined) headers['x-ratelimit-limit'] = String(limit);
+  if (reset !== undefined) headers['x-ratelimit-reset'] = String(reset);
   return headers;
 }

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { UnauthorizedBody } from '../api/types.js';
 import type { ValidationIssue } from './validation.js';
 
@@ -8,6 +9,9 @@ export interface SandboxResponse {
   body: string;
   headers?: Record<string, string>;
 }
+
+/** Answers a request that arrived at `startedAt` (performance.now()). */
+export type Router = (request: IncomingMessage, startedAt: number) => SandboxResponse;
 
 export const JSON_TYPE = 'application/json';
 

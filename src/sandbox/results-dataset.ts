@@ -197,6 +197,8 @@ export class ResultsDataset {
   /** Versions generated at start: those after them were added while this run ran. */
   private readonly baseVersions: number;
   private readonly runStamp = newRunStamp();
+  /** version_id → version number, for the versions looked up so far (versionNumberOf). */
+  private readonly versionsById = new Map<string, number>();
 
   /** The latest scraped_time and created_on so far, withdrawn versions included, in microseconds. */
   private lastScrapedMicros = 0;
@@ -305,6 +307,12 @@ export class ResultsDataset {
 
   private addedIdOf(version: number, ordinal: number): string {
     return new Random(this.seed, ADDED_ID, version, ordinal).uuidV7(this.runStamp.ms, this.runStamp.run);
+  }
+
+  /** A version's number by its version_id; undefined when no version has it. */
+  versionNumberOf(versionId: string): number | undefined {
+    for (let v = this.versionsById.size; v < this.versionCount; v++) this.versionsById.set(this.versionId(v), v);
+    return this.versionsById.get(versionId);
   }
 
   /** The group's newest version with records, withdrawn ones aside. */

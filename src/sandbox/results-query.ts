@@ -7,28 +7,9 @@ import {
   type OrderDir,
   PAGE_SIZE,
 } from '../api/filters.js';
-import {
-  FEE_ACTIONS,
-  FEE_CATEGORY_SPELLINGS,
-  FEE_PARTICIPANTS,
-  FEE_SYMBOL_CLASSIFICATIONS,
-  FEE_SYMBOL_TYPES,
-  FEE_TRADE_TYPES,
-  FEE_TYPE_SPELLINGS,
-} from './results-dataset.js';
 import { QueryReader, type ValidationIssue } from './validation.js';
 import { VENUES } from './venues.js';
-
-/** The record spellings behind each enumerated filter, indexed by the code the dataset stores. */
-const SPELLINGS: Record<EnumFilterName, readonly string[]> = {
-  fee_type: FEE_TYPE_SPELLINGS,
-  fee_category: FEE_CATEGORY_SPELLINGS,
-  fee_action: FEE_ACTIONS,
-  fee_participant: FEE_PARTICIPANTS,
-  fee_symbol_classification: FEE_SYMBOL_CLASSIFICATIONS,
-  fee_symbol_type: FEE_SYMBOL_TYPES,
-  fee_trade_type: FEE_TRADE_TYPES,
-};
+import type { Vocabulary } from './vocabulary.js';
 
 /**
  * How enumerated values compare: case-insensitively, and with the plural that records carry
@@ -56,7 +37,34 @@ export interface ResultsSearch {
   filterKey: string;
 }
 
-export type ParsedResultsQuery = { search: ResultsSearch } | { issues: ValidationIssue[] };
+/** The 2026 edition's include flags: which generated citations a record carries. */
+export interface Includes {
+  source: boolean;
+  footnotes: boolean;
+  definitions: boolean;
+}
+
+export type ParsedResultsQuery = { search: ResultsSearch; includes: Includes } | { issues: ValidationIssue[] };
+
+/** The 2026 edition's order_by: the interface's, less supplier_name. */
+const ORDER_BY_2026 = ORDER_BY_VALUES.filter((value) => value !== 'supplier_name');
+const BOOLEAN_WORDS = ['true', 'false'] as const;
+
+/** include_source, include_footnotes and include_definitions: exactly true or false (2026 shape only). */
+export function readIncludes(reader: QueryReader): Includes {
+  const flag = (name: string) => reader.choice(name, BOOLEAN_WORDS, 'false') === 'true';
+  return { source: flag('include_source'), footnotes: flag('include_footnotes'), definitions: flag('include_definitions') };
+}
+
+export const NO_INCLUDES: Includes = { source: false, footnotes: false, definitions: false };
+
+/** page_size (1 to 100, default 20) and page_number (from 0), as both shapes page. */
+export function readPage(reader: QueryReader): { pageSize: number; pageNumber: number } {
+  return {
+    pageSize: reader.integer('page_size', { min: PAGE_SIZE.min, max: PAGE_SIZE.max, default: PAGE_SIZE.default }),
+    pageNumber: reader.integer('page_number', { min: 0, default: 0 }),
+  };
+}
 
 function intersect(a: ReadonlySet<number> | undefined, b: ReadonlySet<number> | undefined): ReadonlySet<number> | undefined {
   if (a === undefined) return b;
@@ -65,16 +73,31 @@ function intersect(a: ReadonlySet<number> | undefined, b: ReadonlySet<number> | 
 }
 
 /** The venues whose `field` is exactly one of `values`; undefined when the parameter is absent. */
-function venuesMatching(values: readonly string[], field: 'id' | 'name'): ReadonlySet<number> | undefined {
+/** The venues whose identifier or name is exactly one of `values`; undefined when the parameter is absent. */
+function venuesMatching(values: readonly string[], names: readonly string[]): ReadonlySet<number> | undefined {
   if (values.length === 0) return undefined;
   const wanted = new Set(values);
-  return new Set(VENUES.flatMap((venue, index) => (wanted.has(venue[field]) ? [index] : [])));
+  return new Set(names.flatMap((name, index) => (wanted.has(name) ? [index] : [])));
 }
 
-function codesMatching(name: EnumFilterName, values: readonly string[]): ReadonlySet<number> | undefined {
+const VENUE_NAMES = VENUES.map((venue) => venue.name);
+
+/**
+ * The codes an enumerated filter's values stand for. The interface shape compares loosely and
+ * lets an unknown value match nothing; the 2026 shape takes only its snake_case values, exactly,
+ * as an enum parameter is validated, and names any other in a 422.
+ */
+function codesMatching(reader: QueryReader, vocabulary: Vocabulary, name: EnumFilterName): ReadonlySet<number> | undefined {
+  const spellings = vocabulary.enums[name];
+  const strict = vocabulary.shape === '2026';
+  const values = strict ? reader.choices(name, [...new Set(spellings)]) : reader.params.getAll(name);
   if (values.length === 0) return undefined;
+  if (strict) {
+    const wanted = new Set(values);
+    return new Set(spellings.flatMap((spelling, code) => (wanted.has(spelling) ? [code] : [])));
+  }
   const wanted = new Set(values.map(normaliseEnumValue));
-  return new Set(SPELLINGS[name].flatMap((spelling, code) => (wanted.has(normaliseEnumValue(spelling)) ? [code] : [])));
+  return new Set(spellings.flatMap((spelling, code) => (wanted.has(normaliseEnumValue(spelling)) ? [code] : [])));
 }
 
 function keyOf(set: ReadonlySet<number> | undefined): string {
@@ -82,29 +105,37 @@ function keyOf(set: ReadonlySet<number> | undefined): string {
 }
 
 /**
- * Validates and reads a results query. Repeated parameters are OR'd; different parameters are
- * AND'ed. `licensed` is the set of venues the key may see (undefined: all of them).
+ * Validates and reads a results query in a shape's vocabulary. Repeated parameters are OR'd;
+ * different parameters are AND'ed. `licensed` is the set of venues the key may see (undefined:
+ * all of them).
  */
-export function parseResultsQuery(params: URLSearchParams, licensed: ReadonlySet<number> | undefined): ParsedResultsQuery {
+export function parseResultsQuery(
+  params: URLSearchParams,
+  licensed: ReadonlySet<number> | undefined,
+  vocabulary: Vocabulary,
+): ParsedResultsQuery {
   const reader = new QueryReader(params);
-  const pageSize = reader.integer('page_size', { min: PAGE_SIZE.min, max: PAGE_SIZE.max, default: PAGE_SIZE.default });
-  const pageNumber = reader.integer('page_number', { min: 0, default: 0 });
-  const orderBy = reader.choice('order_by', ORDER_BY_VALUES, 'created_on');
+  const { pageSize, pageNumber } = readPage(reader);
+  const orderBy = reader.choice('order_by', vocabulary.shape === '2026' ? ORDER_BY_2026 : ORDER_BY_VALUES, 'created_on');
   const orderDir = reader.choice('order_dir', ORDER_DIR_VALUES, 'desc');
   const latestOnly = reader.boolean('latest_only', false);
   const startDay = reader.date('start_date');
   const endDay = reader.date('end_date');
+  const includes = vocabulary.shape === '2026' ? readIncludes(reader) : NO_INCLUDES;
+  const enums: Partial<Record<EnumFilterName, ReadonlySet<number>>> = {};
+  for (const name of ENUM_FILTER_NAMES) {
+    const codes = codesMatching(reader, vocabulary, name);
+    if (codes !== undefined) enums[name] = codes;
+  }
   if (reader.issues.length > 0) return { issues: reader.issues };
 
   const venues = intersect(
     licensed,
-    intersect(venuesMatching(params.getAll('exchange_name'), 'id'), venuesMatching(params.getAll('supplier_name'), 'name')),
+    intersect(
+      venuesMatching(params.getAll('exchange_name'), vocabulary.exchangeIds),
+      venuesMatching(params.getAll('supplier_name'), VENUE_NAMES),
+    ),
   );
-  const enums: Partial<Record<EnumFilterName, ReadonlySet<number>>> = {};
-  for (const name of ENUM_FILTER_NAMES) {
-    const codes = codesMatching(name, params.getAll(name));
-    if (codes !== undefined) enums[name] = codes;
-  }
   const filterKey = [
     keyOf(venues),
     ...ENUM_FILTER_NAMES.map((name) => keyOf(enums[name])),
@@ -114,5 +145,6 @@ export function parseResultsQuery(params: URLSearchParams, licensed: ReadonlySet
   ].join('|');
   return {
     search: { venues, enums, startDay, endDay, latestOnly, orderBy, orderDir, pageSize, pageNumber, filterKey },
+    includes,
   };
 }

@@ -127,6 +127,12 @@ export class RecordBuilder {
 
   constructor(private readonly dataset: ResultsDataset) {}
 
+  /** The id of the record at `index`, as build gives it, without drawing the rest of the record. */
+  id(index: number): string {
+    const data = this.dataset;
+    return index < data.baseSize ? new Random(data.seed, RECORD, index).uuid() : data.addedId(index);
+  }
+
   /** The record at `index`, its fields in the service document's order. */
   build(index: number): FeeScheduleResult {
     const data = this.dataset;

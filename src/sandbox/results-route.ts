@@ -5,6 +5,7 @@ import type { ResultsDataset } from './results-dataset.js';
 import { parseResultsQuery } from './results-query.js';
 import { RecordBuilder } from './results-record.js';
 import { ResultsIndex } from './results-search.js';
+import { INTERFACE_VOCABULARY } from './vocabulary.js';
 
 /** GET /api/v1/fee-schedule-results: the key (401), the query (422), then the page. */
 export class ResultsRoute {
@@ -12,14 +13,14 @@ export class ResultsRoute {
   private readonly records: RecordBuilder;
 
   constructor(dataset: ResultsDataset) {
-    this.index = new ResultsIndex(dataset);
+    this.index = new ResultsIndex(dataset, INTERFACE_VOCABULARY);
     this.records = new RecordBuilder(dataset);
   }
 
   serve(params: URLSearchParams, key: string | undefined, startedAt: number): SandboxResponse {
     const licence = licenceOf(key);
     if (licence === undefined) return jsonResponse(401, RESULTS_UNAUTHORIZED_BODY);
-    const parsed = parseResultsQuery(params, licence.venues);
+    const parsed = parseResultsQuery(params, licence.venues, INTERFACE_VOCABULARY);
     if ('issues' in parsed) return validationResponse(parsed.issues);
     const { search } = parsed;
     const slice = this.index.slice(search);

@@ -1,12 +1,7 @@
 import type { EnumFilterName, OrderBy } from '../api/filters.js';
-import {
-  FEE_CATEGORY_SPELLINGS,
-  FEE_TYPE_SPELLINGS,
-  NULL_CODE,
-  type ResultsDataset,
-} from './results-dataset.js';
+import { NULL_CODE, type ResultsDataset } from './results-dataset.js';
 import type { ResultsSearch } from './results-query.js';
-import { VENUES } from './venues.js';
+import type { Vocabulary } from './vocabulary.js';
 
 /** How many filtered match lists to keep: a client walking pages repeats one query. */
 const MATCH_CACHE_SIZE = 16;
@@ -23,10 +18,21 @@ function ranksOf(spellings: readonly string[]): Uint8Array {
   return Uint8Array.from(spellings, (spelling) => sorted.indexOf(spelling));
 }
 
-/** supplier_name orders by what records carry: exchange_name, the exchange identifier (docs/sandbox.md). */
-const VENUE_ID_RANKS = ranksOf(VENUES.map((venue) => venue.id));
-const FEE_TYPE_RANKS = ranksOf(FEE_TYPE_SPELLINGS);
-const CATEGORY_RANKS = ranksOf(FEE_CATEGORY_SPELLINGS);
+/** Ranks of the values a shape sorts by text, by the code the dataset stores. */
+interface SortRanks {
+  /** supplier_name orders by what records carry: exchange_name, the exchange identifier (docs/sandbox.md). */
+  venue: Uint8Array;
+  feeType: Uint8Array;
+  category: Uint8Array;
+}
+
+function sortRanks(vocabulary: Vocabulary): SortRanks {
+  return {
+    venue: ranksOf(vocabulary.exchangeIds),
+    feeType: ranksOf(vocabulary.enums.fee_type),
+    category: ranksOf(vocabulary.enums.fee_category),
+  };
+}
 
 /**
  * Filters, sorts and pages the dataset. Every order is total: ties on the sort field are
@@ -39,9 +45,15 @@ export class ResultsIndex {
   private readonly matches = new Map<string, Uint32Array>();
   /** The dataset's revision the caches were computed for. */
   private revision: number;
+  private readonly ranks: SortRanks;
 
-  constructor(private readonly dataset: ResultsDataset) {
+  /** `vocabulary`: the spellings that text orders (supplier_name, fee_type, fee_category) compare. */
+  constructor(
+    private readonly dataset: ResultsDataset,
+    vocabulary: Vocabulary,
+  ) {
     this.revision = dataset.revision;
+    this.ranks = sortRanks(vocabulary);
   }
 
   slice(search: ResultsSearch): ResultsSlice {
@@ -131,6 +143,7 @@ export class ResultsIndex {
 
   private sortAscending(orderBy: OrderBy): Uint32Array {
     const data = this.dataset;
+    const ranks = this.ranks;
     // Index order is the order of (created_on, id), and of scraped_time with those as tie-breaks.
     const byCreated = this.ascending.get(orderBy === 'created_on' ? 'scraped_time' : 'created_on') ?? liveIndexes(data);
     switch (orderBy) {
@@ -138,11 +151,11 @@ export class ResultsIndex {
       case 'scraped_time':
         return byCreated;
       case 'supplier_name':
-        return countingSort(byCreated, VENUE_ID_RANKS.length, (i) => VENUE_ID_RANKS[data.versionVenue[data.recordVersion[i]!]!]!);
+        return countingSort(byCreated, ranks.venue.length, (i) => ranks.venue[data.versionVenue[data.recordVersion[i]!]!]!);
       case 'fee_type':
-        return countingSort(byCreated, FEE_TYPE_RANKS.length, (i) => FEE_TYPE_RANKS[data.versionFeeType[data.recordVersion[i]!]!]!);
+        return countingSort(byCreated, ranks.feeType.length, (i) => ranks.feeType[data.versionFeeType[data.recordVersion[i]!]!]!);
       case 'fee_category':
-        return countingSort(byCreated, CATEGORY_RANKS.length, (i) => CATEGORY_RANKS[data.category[i]!]!);
+        return countingSort(byCreated, ranks.category.length, (i) => ranks.category[data.category[i]!]!);
     }
   }
 }

@@ -128,3 +128,34 @@ export const CHARGE_TYPES_BY_CATEGORY: readonly (readonly string[])[] = [
   ['Monthly', 'Annual', 'One-Time'],
   ['Per Port', 'Monthly', 'Per Connection'],
 ];
+
+/**
+ * The 2026 shape's citations (include_source, include_footnotes, include_definitions): a
+ * version's document title, made from the venue's name and fee type, and each record's
+ * footnotes and definitions, some with quotes, commas, line breaks and non-ASCII text.
+ */
+export const SOURCE_TITLES: readonly ((venue: string, feeType: string) => string)[] = [
+  (venue, feeType) => `${venue} ${feeType} Fee Schedule.pdf`,
+  (venue, feeType) => `${venue} Price List, "${feeType}".pdf`,
+  (venue) => `${venue} Schedule of Fees – Rulebook Extract.pdf`,
+  (venue, feeType) => `${feeType} Fees & Rebates (${venue}).pdf`,
+];
+
+export const FOOTNOTES: readonly string[] = [
+  'Applies only to orders entered during Regular Trading Hours.',
+  'Rebates are paid monthly, in arrears, on the member’s "net" volume.',
+  'See Endnote 12 for QCC transactions, excluding Complex Orders, Floor Broker orders, and Customer-to-Customer trades.',
+  'Tier thresholds are measured as a percentage of TCV\nover the calendar month.',
+  'Gebühren gelten je Auftrag; Abrechnung in EUR – siehe Anhang Ⅱ.',
+  '東京証券取引所の規則に基づく。',
+  'A fee of $0.00 means "no charge", not "not applicable".',
+];
+
+export const DEFINITIONS: readonly { term: string; text: string }[] = [
+  { term: 'ADV', text: 'Average daily volume, calculated monthly.' },
+  { term: 'TCV', text: 'Total consolidated volume, as reported by the SIPs.' },
+  { term: 'Customer', text: 'A person or entity that is not a broker or dealer in securities, nor a "Professional".' },
+  { term: 'QCC', text: 'Qualified Contingent Cross order, with at least 1,000 contracts.' },
+  { term: 'Mid-Point Peg', text: 'An order priced at the midpoint of the NBBO, re-priced as it moves.' },
+  { term: 'Börsentag', text: 'Ein Handelstag an der Börse, ohne Feiertage.' },
+];

@@ -1,18 +1,21 @@
-import type { IncomingMessage } from 'node:http';
-import { API_PREFIX, AVAILABLE_FILTERS_PATH, EXCHANGE_RESOURCES, type ExchangeResource, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
+import { API_PREFIX, AVAILABLE_FILTERS_PATH, RESULTS_KEY_HEADER, RESULTS_PATH } from '../api/paths.js';
+import type { ServiceShape } from '../api/record-id.js';
 import { ControlRoute, isControlPath } from './control-route.js';
-import { bearerToken, serveExchange } from './exchange-routes.js';
+import { bearerToken, RESOURCE_BY_PATH, serveExchange } from './exchange-routes.js';
 import { serveAvailableFilters, serveExchangeList } from './filters-route.js';
-import { detailResponse, type SandboxResponse } from './responses.js';
+import { licenceOf } from './keys.js';
+import { detailResponse, jsonResponse, RESULTS_UNAUTHORIZED_BODY, type Router } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
 import { ResultsRoute } from './results-route.js';
+import { createRouter2026 } from './router-2026.js';
+import { INTERFACE_VOCABULARY } from './vocabulary.js';
 
 const EXCHANGES_PREFIX = `${API_PREFIX}/exchanges/`;
-const RESOURCE_BY_PATH = new Map<string, ExchangeResource>(
-  Object.entries(EXCHANGE_RESOURCES).map(([resource, path]) => [path, resource as ExchangeResource]),
-);
 
-export type Router = (request: IncomingMessage, startedAt: number) => SandboxResponse;
+/** The router of a shape of the service: the interface document's (below) or the 2026 edition's (router-2026.ts). */
+export function createRouter(seed: number, dataset: ResultsDataset, shape: ServiceShape): Router {
+  return shape === '2026' ? createRouter2026(seed, dataset) : createInterfaceRouter(seed, dataset);
+}
 
 /**
  * Maps a request to the endpoint that answers it: the results path and its /filters, and the
@@ -20,9 +23,9 @@ export type Router = (request: IncomingMessage, startedAt: number) => SandboxRes
  * exactly as paths.ts spells them, and
  * the sandbox's own control routes under /__sandbox/ (the only paths that take other methods).
  */
-export function createRouter(seed: number, dataset: ResultsDataset): Router {
+function createInterfaceRouter(seed: number, dataset: ResultsDataset): Router {
   const results = new ResultsRoute(dataset);
-  const control = new ControlRoute(dataset);
+  const control = new ControlRoute(dataset, INTERFACE_VOCABULARY);
   return (request, startedAt) => {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
@@ -32,7 +35,10 @@ export function createRouter(seed: number, dataset: ResultsDataset): Router {
     const key = typeof resultsKey === 'string' ? resultsKey : undefined;
     if (path === RESULTS_PATH || path === `${RESULTS_PATH}/`) return results.serve(url.searchParams, key, startedAt);
     if (path === AVAILABLE_FILTERS_PATH || path === `${AVAILABLE_FILTERS_PATH}/`) return serveAvailableFilters(dataset, url.searchParams, key, startedAt);
-    if (path === EXCHANGES_PREFIX || path === EXCHANGES_PREFIX.slice(0, -1)) return serveExchangeList(dataset, key, startedAt);
+    if (path === EXCHANGES_PREFIX || path === EXCHANGES_PREFIX.slice(0, -1)) {
+      const licence = licenceOf(key);
+      return licence === undefined ? jsonResponse(401, RESULTS_UNAUTHORIZED_BODY) : serveExchangeList(dataset, licence, INTERFACE_VOCABULARY, startedAt);
+    }
     if (path.startsWith(EXCHANGES_PREFIX)) {
       const rest = path.slice(EXCHANGES_PREFIX.length);
       const slash = rest.indexOf('/');

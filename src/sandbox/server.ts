@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { RATE_LIMIT_REMAINING_HEADER, RESULTS_KEY_HEADER } from '../api/paths.js';
+import { RESULTS_KEY_HEADER } from '../api/paths.js';
+import type { ServiceShape } from '../api/record-id.js';
 import { isControlPath } from './control-route.js';
 import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
@@ -11,6 +12,9 @@ import { detailResponse, HTML_503_BODY, type SandboxResponse } from './responses
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from './limits.js';
 import { ResultsDataset } from './results-dataset.js';
 import { createRouter } from './router.js';
+import { errorResponse } from './router-2026.js';
+import { venueIndexOf } from './venues.js';
+import { vocabularyOf } from './vocabulary.js';
 
 export interface SandboxOptions {
   /** 0 picks a free port. @default 0 */
@@ -25,14 +29,20 @@ export interface SandboxOptions {
   faults?: boolean;
   /** Delay before every response, in milliseconds. @default 0 */
   latencyMs?: number;
+  /**
+   * Which edition of the service to speak: the interface document's, or the 2026 edition's
+   * (docs/sandbox.md, "The 2026 shape"). The data is the same. @default 'interface'
+   */
+  shape?: ServiceShape;
 }
 
 export interface RunningSandbox {
   /** e.g. http://127.0.0.1:43121 (no trailing slash) */
   url: string;
   keys: Record<keyof typeof SANDBOX_KEYS, string>;
-  /** The exchanges the scoped key is licensed for: NYSE, NASDAQ and CBOE. */
+  /** The exchanges the scoped key is licensed for: NYSE, NASDAQ and CBOE, in the shape's spelling. */
   scopedExchanges: readonly string[];
+  shape: ServiceShape;
   close(): Promise<void>;
 }
 
@@ -53,18 +63,36 @@ function validate(options: SandboxOptions): void {
   }
 }
 
-/** The key as presented in either scheme; '' when none (the rate limiter's anonymous bucket). */
-function presentedKey(request: IncomingMessage): string {
+/**
+ * The key as presented in a scheme of the shape (the 2026 edition has the header alone); ''
+ * when none (the rate limiter's anonymous bucket).
+ */
+function presentedKey(request: IncomingMessage, shape: ServiceShape): string {
   const header = request.headers[RESULTS_KEY_HEADER];
-  return (typeof header === 'string' ? header : undefined) ?? bearerToken(request.headers.authorization) ?? '';
+  const bearer = shape === 'interface' ? bearerToken(request.headers.authorization) : undefined;
+  return (typeof header === 'string' ? header : undefined) ?? bearer ?? '';
 }
+
+/** What each shape answers when the server itself refuses or fails: the 2026 edition's 429 has no body. */
+const SERVER_ANSWERS = {
+  interface: {
+    tooManyRequests: (retryAfter: string, message: string): SandboxResponse => detailResponse(429, message, { 'retry-after': retryAfter }),
+    internalError: (): SandboxResponse => detailResponse(500, 'Internal Server Error'),
+  },
+  '2026': {
+    tooManyRequests: (retryAfter: string): SandboxResponse => ({ status: 429, body: '', headers: { 'retry-after': retryAfter } }),
+    internalError: (): SandboxResponse => errorResponse(500, 'INTERNAL_ERROR', 'Internal server error.', performance.now()),
+  },
+} as const satisfies Record<ServiceShape, unknown>;
 
 /** Serves the whole service interface with generated data on 127.0.0.1. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   validate(options);
   const seed = options.seed ?? DEFAULT_SEED;
   const latencyMs = options.latencyMs ?? 0;
-  const route = createRouter(seed, new ResultsDataset({ seed, records: options.records ?? DEFAULT_RECORDS }));
+  const shape = options.shape ?? 'interface';
+  const answers = SERVER_ANSWERS[shape];
+  const route = createRouter(seed, new ResultsDataset({ seed, records: options.records ?? DEFAULT_RECORDS }), shape);
   const limiter = new FixedWindowRateLimiter(options.rate);
   const faults = options.faults ? new FaultInjector(seed) : undefined;
   const closing = new AbortController();
@@ -82,7 +110,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (response.destroyed) return;
     response.writeHead(answer.status, {
       ...answer.headers,
-      ...(verdict === 'unmetered' ? {} : verdict ? rateLimitHeaders(verdict) : { [RATE_LIMIT_REMAINING_HEADER]: '0' }),
+      ...(verdict === 'unmetered' ? {} : rateLimitHeaders(verdict ?? { allowed: true, remaining: 0 }, shape, Date.now())),
       'content-length': String(Buffer.byteLength(answer.body)),
     });
     if (fault !== 'truncated-200') {
@@ -107,19 +135,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
     }
     const startedAt = performance.now();
-    const key = presentedKey(request);
+    const key = presentedKey(request, shape);
     const verdict = limiter.take(key, Date.now());
     if (!verdict.allowed) {
       const retryAfter = String(verdict.retryAfterSeconds);
       const message = `Rate limit exceeded: ${options.rate?.requests} requests per ${options.rate?.seconds} seconds. Retry after ${retryAfter} seconds.`;
-      send(response, detailResponse(429, message, { 'retry-after': retryAfter }), verdict);
+      send(response, answers.tooManyRequests(retryAfter, message), verdict);
       return;
     }
     const fault = faults?.next(request.method ?? 'GET', request.url ?? '/', key);
     if (fault === 'html-503') {
       send(response, { status: 503, body: HTML_503_BODY, headers: { 'content-type': 'text/html' } }, verdict);
     } else if (fault === 'retry-429') {
-      send(response, detailResponse(429, 'Too Many Requests', { 'retry-after': '1' }), verdict);
+      send(response, answers.tooManyRequests('1', 'Too Many Requests'), verdict);
     } else {
       send(response, route(request, startedAt), verdict, fault);
     }
@@ -127,7 +155,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
-      if (!response.headersSent) send(response, detailResponse(500, 'Internal Server Error'), undefined);
+      if (!response.headersSent) send(response, answers.internalError(), undefined);
       else response.destroy(error instanceof Error ? error : undefined);
     });
   });
@@ -148,7 +176,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     url: `http://127.0.0.1:${port}`,
     keys: { ...SANDBOX_KEYS },
-    scopedExchanges: SCOPED_EXCHANGES,
+    scopedExchanges: SCOPED_EXCHANGES.map((id) => vocabularyOf(shape).exchangeIds[venueIndexOf(id)!]!),
+    shape,
     close() {
       closed ??= new Promise<void>((resolve, reject) => {
         closing.abort();

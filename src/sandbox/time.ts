@@ -39,6 +39,11 @@ export function formatOffsetMicros(micros: number): string {
   return `${formatMicros(micros)}+00:00`;
 }
 
+/** 2026-02-26T00:00:50.839337Z: scraped_time in the 2026 shape. */
+export function formatZuluMicros(micros: number): string {
+  return `${formatMicros(micros)}Z`;
+}
+
 /** 2024-05-01T13:47:00.654321: created_on, microseconds and no offset. */
 export function formatLocalMicros(micros: number): string {
   return formatMicros(micros);

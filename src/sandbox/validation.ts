@@ -61,10 +61,21 @@ export class QueryReader {
     const input = this.last(name);
     if (input === undefined) return fallback;
     if ((choices as readonly string[]).includes(input)) return input as T;
+    this.failEnum(name, input, choices);
+    return fallback;
+  }
+
+  /** Every value of a repeatable parameter, each one of `choices` exactly; one issue per other value. */
+  choices(name: string, choices: readonly string[]): string[] {
+    const values = this.params.getAll(name);
+    for (const input of values) if (!choices.includes(input)) this.failEnum(name, input, choices);
+    return values;
+  }
+
+  private failEnum(name: string, input: string, choices: readonly string[]): void {
     const quoted = choices.map((choice) => `'${choice}'`);
     const expected = `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]!}`;
     this.fail(name, input, 'enum', `Input should be ${expected}`, { expected });
-    return fallback;
   }
 
   /** A YYYY-MM-DD date as days since the epoch; undefined when absent. */
