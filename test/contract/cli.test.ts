@@ -54,6 +54,19 @@ describe('mkt sandbox (the built CLI)', () => {
     expect(stdout).toBe(`${sandbox.firstLine}\n`);
   });
 
+  it('serves the 2026 shape with --shape 2026, and names it in the ready line', async () => {
+    const sandbox = await startCli(['--port', '0', '--json', '--records', '10', '--shape', '2026']);
+    const ready = JSON.parse(sandbox.firstLine) as Record<string, string>;
+    expect(Object.keys(ready)).toEqual(['url', 'api_key', 'scoped_api_key', 'shape']);
+    expect(ready.shape).toBe('2026');
+    const response = await fetch(`${ready.url}${RESULTS_PATH}?page_size=2`, { headers: { [RESULTS_KEY_HEADER]: ready.api_key! } });
+    const body = (await response.json()) as { data: { record_id: string }[]; meta: { record_count: number } };
+    expect(body.meta.record_count).toBe(10);
+    expect(body.data.map((record) => typeof record.record_id)).toEqual(['string', 'string']);
+    sandbox.stop();
+    expect((await sandbox.exit).code).toBe(0);
+  });
+
   it('prints its URL and both keys as text without --json, and exits 0 on SIGINT', async () => {
     const sandbox = await startCli(['--records', '10']);
     sandbox.stop('SIGINT');
@@ -79,11 +92,33 @@ describe('mkt sandbox (the built CLI)', () => {
   });
 
   it('rejects bad flag values with exit code 2 before starting', async () => {
-    for (const args of [['--rate', '10'], ['--port', '-1'], ['--port', '65536'], ['--records', 'many'], ['--latency', '1.5'], ['--seed', '-3']]) {
+    for (const args of [['--shape', 'v3'], ['--rate', '10'], ['--port', '-1'], ['--port', '65536'], ['--records', 'many'], ['--latency', '1.5'], ['--seed', '-3']]) {
       const run = await runInProcess(['sandbox', ...args]);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toContain(args[0]);
     }
+  });
+});
+
+describe('mkt --sandbox --sandbox-shape', () => {
+  it('runs the command against an in-process sandbox of that shape', async () => {
+    const run = await runInProcess(['--sandbox', '--sandbox-shape', '2026', 'exchanges', '-f', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('"nasdaq_phlx"');
+    expect(run.stdout).not.toContain('NASDAQ_PHLX');
+  });
+
+  it('is a usage error without --sandbox, or with a shape the sandbox does not speak', async () => {
+    expect(await runInProcess(['--sandbox-shape', '2026', 'exchanges'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: 'mkt: --sandbox-shape needs --sandbox\nIt picks the shape of the in-process sandbox: `mkt --sandbox --sandbox-shape 2026 results`.\n',
+    });
+    expect(await runInProcess(['--sandbox', '--sandbox-shape', 'v3', 'exchanges'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: "mkt: option '--sandbox-shape <shape>' argument 'v3' is invalid. Allowed choices are interface, 2026.\nRun `mkt --help` for usage.\n",
+    });
   });
 });
