@@ -16,7 +16,7 @@ end
 
 # Whether flag $argv[1] takes a value (the next word).
 function __mkt_takes_value
-    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --timeout --retries --max-rps --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --port --records --seed --rate --latency
+    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --sandbox-shape --timeout --retries --max-rps --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --port --records --seed --rate --latency --shape
 end
 
 # The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
@@ -55,6 +55,9 @@ function __mkt_values
         case --profile
             set values (__mkt_listed __profiles)
             set description profile
+        case --sandbox-shape
+            set values interface 2026
+            set description 'sandbox shape'
         case --exchange-name
             set values (__mkt_listed __exchanges)
             set list 1
@@ -93,6 +96,9 @@ function __mkt_values
         case --order-dir
             set values asc desc
             set description 'order dir'
+        case --shape
+            set values interface 2026
+            set description shape
         case fees:0 rules:0 order-types:0 historical:0 compare:0 diff:0
             set values (__mkt_listed __exchanges)
         case 'config get:0' 'config set:0' 'config unset:0'
@@ -215,6 +221,7 @@ complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exch
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync sql \'auth status\'' -l sandbox-shape -x -a '(__mkt_values --sandbox-shape)' -d 'with --sandbox: the edition of the service it speaks'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results exchanges compare diff sync \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
@@ -263,7 +270,8 @@ complete -c mkt -n '__mkt_in sandbox' -l seed -x -d 'seed of the generated data;
 complete -c mkt -n '__mkt_in sandbox' -l rate -x -d 'allow n requests per window of so many seconds, per key; then 429'
 complete -c mkt -n '__mkt_in sandbox' -l faults -d 'make the first try of about a quarter of requests fail'
 complete -c mkt -n '__mkt_in sandbox' -l latency -x -d 'delay every response by so many milliseconds'
-complete -c mkt -n '__mkt_in sandbox' -l json -d 'print {"url","api_key","scoped_api_key"} as one JSON line when ready'
+complete -c mkt -n '__mkt_in sandbox' -l shape -x -a '(__mkt_values --shape)' -d 'the edition of the service to speak: its interface document, or the 2026 edition'
+complete -c mkt -n '__mkt_in sandbox' -l json -d 'print {"url","api_key","scoped_api_key"} as one JSON line when ready, and "shape" with --shape'
 
 complete -c mkt -n '__mkt_at_argument fees 0' -a '(__mkt_values fees:0)'
 complete -c mkt -n '__mkt_at_argument rules 0' -a '(__mkt_values rules:0)'

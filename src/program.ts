@@ -138,7 +138,7 @@ function addGlobalOptions(program: Command): void {
     .option('--base-url <url>', 'base URL of the service (env: MKT_BASE_URL)')
     .option('--sandbox', 'run against an in-process sandbox with its demo key')
     .addOption(
-      new Option('--sandbox-shape <shape>', "with --sandbox: the edition of the service it speaks (default: interface)").choices(SANDBOX_SHAPES),
+      new Option('--sandbox-shape <shape>', 'with --sandbox: the edition of the service it speaks').choices(SANDBOX_SHAPES).default(SANDBOX_SHAPES[0]),
     )
     .option('--timeout <seconds>', 'timeout per request (default: 30)', settingArgument('timeout'))
     .option('--retries <n>', 'retries per request (default: 4)', settingArgument('retries'))

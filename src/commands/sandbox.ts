@@ -111,6 +111,5 @@ export function registerSandboxCommand(program: Command, contextFor: ContextFor)
     { comment: 'For your own tests: a fixed port, and the demo keys printed', command: 'mkt sandbox --port 8080' },
     { comment: 'In CI: a free port, and the URL and keys as one JSON line (docs/recipes.md)', command: 'mkt sandbox --port 0 --json > sandbox.json &' },
     { comment: 'Rehearse the bad days: a rate limit, first tries failing, slow answers', command: 'mkt sandbox --rate 100/60 --faults --latency 200' },
-    { comment: 'The service as its 2026 edition describes it (docs/sandbox.md)', command: 'mkt sandbox --shape 2026' },
   ]);
 }
