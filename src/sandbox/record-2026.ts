@@ -1,12 +1,12 @@
 import type { FeeScheduleResult2026, RecordRelationships } from '../api/types.js';
 import { hash32, hashString, Random } from './random.js';
-import { NULL_CODE, type ResultsDataset } from './results-dataset.js';
+import type { ResultsDataset } from './results-dataset.js';
 import type { Includes } from './results-query.js';
 import { RecordBuilder } from './results-record.js';
 import { DEFINITIONS, FOOTNOTES, SOURCE_TITLES } from './results-text.js';
 import { formatDate } from './time.js';
 import { VENUES } from './venues.js';
-import { VOCABULARY_2026 } from './vocabulary.js';
+import { codedFields, VOCABULARY_2026 } from './vocabulary.js';
 
 /** Seed salts of the citation streams: a version's document, a record's page and relationships. */
 const SOURCE = 0x50c;
@@ -14,7 +14,6 @@ const PAGE = 0x9a6;
 const RELATIONSHIPS = 0x4e1;
 /** Pages of a generated source document. */
 const MAX_PAGE = 180;
-const { enums, exchangeIds } = VOCABULARY_2026;
 
 /** A version's source document: its title and where it was fetched from. */
 interface Source {
@@ -42,32 +41,31 @@ export class Record2026Builder {
   build(index: number, includes: Includes): FeeScheduleResult2026 {
     const data = this.dataset;
     const record = this.records.build(index);
-    const v = data.recordVersion[index]!;
+    const coded = codedFields(data, index, VOCABULARY_2026);
     const content = data.contentIndex(index);
-    const source = includes.source ? this.source(v) : undefined;
-    const tradeType = data.tradeType[index]!;
+    const source = includes.source ? this.source(data.recordVersion[index]!) : undefined;
     return {
       record_id: record.id,
-      exchange_name: exchangeIds[data.versionVenue[v]!]!,
-      scraped_time: VOCABULARY_2026.formatScrapedTime(data.versionScrapedMicros[v]!),
+      exchange_name: coded.exchange_name,
+      scraped_time: coded.scraped_time,
       version_id: record.version_id,
-      fee_type: enums.fee_type[data.versionFeeType[v]!]!,
+      fee_type: coded.fee_type,
       source_document: source?.document ?? null,
       source_link: source?.link ?? null,
       page_number: source ? new Random(data.seed, PAGE, content).int(1, MAX_PAGE) : null,
-      fee_category: enums.fee_category[data.category[index]!]!,
+      fee_category: coded.fee_category,
       fee_charge_type: record.fee_charge_type,
       fee_amount: record.fee_amount,
-      fee_action: enums.fee_action[data.action[index]!]!,
+      fee_action: coded.fee_action,
       fee_action_details: record.fee_action_details,
       fee_basis: record.fee_basis,
-      fee_participant: enums.fee_participant[data.participant[index]!]!,
+      fee_participant: coded.fee_participant,
       fee_participant_details: record.fee_participant_details,
       fee_monthly_volume: record.fee_monthly_volume,
       fee_monthly_volume_criteria: record.fee_monthly_volume_criteria,
-      fee_symbol_classification: enums.fee_symbol_classification[data.symbolClassification[index]!]!,
-      fee_symbol_type: enums.fee_symbol_type[data.symbolType[index]!]!,
-      fee_trade_type: tradeType === NULL_CODE ? null : enums.fee_trade_type[tradeType]!,
+      fee_symbol_classification: coded.fee_symbol_classification,
+      fee_symbol_type: coded.fee_symbol_type,
+      fee_trade_type: coded.fee_trade_type,
       fee_symbol: record.fee_symbol,
       fee_excluded_symbols: record.fee_excluded_symbols,
       fee_conditions: record.fee_conditions,
@@ -119,7 +117,7 @@ export class Record2026Builder {
     const title = random.pick(SOURCE_TITLES)(venue.name, feeType);
     const day = formatDate(Math.floor(data.versionScrapedMicros[v]! / 1000));
     const file = hash32(data.seed, SOURCE, v).toString(16).padStart(8, '0');
-    return { document: title, link: `https://cdn.example.com/${exchangeIds[data.versionVenue[v]!]!}/parsed/${day}/${file}.pdf` };
+    return { document: title, link: `https://cdn.example.com/${VOCABULARY_2026.exchangeIds[data.versionVenue[v]!]!}/parsed/${day}/${file}.pdf` };
   }
 }
 

@@ -1,20 +1,9 @@
 import type { FeeScheduleResult } from '../api/types.js';
 import { Random } from './random.js';
-import {
-  FEE_ACTIONS,
-  FEE_CATEGORY_SPELLINGS,
-  FEE_PARTICIPANTS,
-  FEE_SYMBOL_CLASSIFICATIONS,
-  FEE_SYMBOL_TYPES,
-  FEE_TRADE_TYPES,
-  FEE_TYPE_SPELLINGS,
-  NULL_CODE,
-  type ResultsDataset,
-  REVISED_AMOUNTS,
-} from './results-dataset.js';
+import { FEE_ACTIONS, type ResultsDataset, REVISED_AMOUNTS } from './results-dataset.js';
 import * as text from './results-text.js';
-import { formatLocalMicros, formatOffsetMicros } from './time.js';
-import { VENUES } from './venues.js';
+import { formatLocalMicros } from './time.js';
+import { codedFields, INTERFACE_VOCABULARY } from './vocabulary.js';
 
 type Nullable = string | null;
 
@@ -150,35 +139,35 @@ export class RecordBuilder {
     const notes = this.notes(content, random);
     const reference = random.pick(REFERENCES);
     const [participantDetails, monthlyVolume, monthlyVolumeCriteria] = pickCombination(random, PARTICIPANT_DETAILS);
-    const tradeType = data.tradeType[index]!;
     const [symbol, excludedSymbols, conditions, exclusions, extraInfo] = pickCombination(random, SYMBOL_TEXTS);
     const revision = data.amountRevision(index);
+    const coded = codedFields(data, index, INTERFACE_VOCABULARY);
     return {
       id: index < data.baseSize ? id : data.addedId(index),
-      exchange_name: VENUES[data.versionVenue[v]!]!.id,
-      fee_type: FEE_TYPE_SPELLINGS[data.versionFeeType[v]!]!,
-      fee_category: FEE_CATEGORY_SPELLINGS[category]!,
+      exchange_name: coded.exchange_name,
+      fee_type: coded.fee_type,
+      fee_category: coded.fee_category,
       fee_charge_type: chargeType,
       fee_amount: revision === 0 ? amount : (action === MAKE ? REVISED_REBATES : REVISED)[revision - 1]!,
-      fee_action: FEE_ACTIONS[action]!,
+      fee_action: coded.fee_action,
       fee_action_details: actionDetails,
       fee_basis: basis,
       fee_notes: notes,
       fee_reference: reference,
-      fee_participant: FEE_PARTICIPANTS[data.participant[index]!]!,
+      fee_participant: coded.fee_participant,
       fee_participant_details: participantDetails,
       fee_monthly_volume: monthlyVolume,
       fee_monthly_volume_criteria: monthlyVolumeCriteria,
-      fee_symbol_classification: FEE_SYMBOL_CLASSIFICATIONS[data.symbolClassification[index]!]!,
-      fee_symbol_type: FEE_SYMBOL_TYPES[data.symbolType[index]!]!,
-      fee_trade_type: tradeType === NULL_CODE ? null : FEE_TRADE_TYPES[tradeType]!,
+      fee_symbol_classification: coded.fee_symbol_classification,
+      fee_symbol_type: coded.fee_symbol_type,
+      fee_trade_type: coded.fee_trade_type,
       fee_symbol: symbol,
       fee_excluded_symbols: excludedSymbols,
       fee_conditions: conditions,
       fee_exclusions: exclusions,
       fee_extra_info: extraInfo,
       version_id: data.versionId(v),
-      scraped_time: formatOffsetMicros(data.versionScrapedMicros[v]!),
+      scraped_time: coded.scraped_time,
       created_on: formatLocalMicros(data.createdMicros(index)),
     };
   }

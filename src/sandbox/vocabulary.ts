@@ -8,6 +8,8 @@ import {
   FEE_SYMBOL_TYPES,
   FEE_TRADE_TYPES,
   FEE_TYPE_SPELLINGS,
+  NULL_CODE,
+  type ResultsDataset,
 } from './results-dataset.js';
 import { formatOffsetMicros, formatZuluMicros } from './time.js';
 import { VENUES } from './venues.js';
@@ -111,4 +113,35 @@ export function vocabularyOf(shape: ServiceShape): Vocabulary {
 export function venueIndexIn(vocabulary: Vocabulary, id: string): number | undefined {
   const index = vocabulary.exchangeIds.indexOf(id);
   return index < 0 ? undefined : index;
+}
+
+/** The fields of a record that the dataset holds as codes, spelt in one vocabulary. */
+export interface CodedFields {
+  exchange_name: string;
+  scraped_time: string;
+  fee_type: string;
+  fee_category: string;
+  fee_action: string;
+  fee_participant: string;
+  fee_symbol_classification: string;
+  fee_symbol_type: string;
+  fee_trade_type: string | null;
+}
+
+/** Record `index`'s coded fields in `vocabulary`'s spellings. */
+export function codedFields(dataset: ResultsDataset, index: number, vocabulary: Vocabulary): CodedFields {
+  const v = dataset.recordVersion[index]!;
+  const { enums } = vocabulary;
+  const tradeType = dataset.tradeType[index]!;
+  return {
+    exchange_name: vocabulary.exchangeIds[dataset.versionVenue[v]!]!,
+    scraped_time: vocabulary.formatScrapedTime(dataset.versionScrapedMicros[v]!),
+    fee_type: enums.fee_type[dataset.versionFeeType[v]!]!,
+    fee_category: enums.fee_category[dataset.category[index]!]!,
+    fee_action: enums.fee_action[dataset.action[index]!]!,
+    fee_participant: enums.fee_participant[dataset.participant[index]!]!,
+    fee_symbol_classification: enums.fee_symbol_classification[dataset.symbolClassification[index]!]!,
+    fee_symbol_type: enums.fee_symbol_type[dataset.symbolType[index]!]!,
+    fee_trade_type: tradeType === NULL_CODE ? null : enums.fee_trade_type[tradeType]!,
+  };
 }
