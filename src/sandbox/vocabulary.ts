@@ -26,6 +26,11 @@ export interface Vocabulary {
   exchangeIds: readonly string[];
   /** scraped_time from microseconds since the epoch. */
   formatScrapedTime: (micros: number) => string;
+  /**
+   * By fee_type code, what a record with no trade type carries. No filter value matches it
+   * (the 2026 edition lists `not_applicable` among record values only), so it stays one code.
+   */
+  noTradeType: readonly (string | null)[];
 }
 
 export const INTERFACE_VOCABULARY: Vocabulary = {
@@ -41,6 +46,7 @@ export const INTERFACE_VOCABULARY: Vocabulary = {
   },
   exchangeIds: VENUES.map((venue) => venue.id),
   formatScrapedTime: formatOffsetMicros,
+  noTradeType: FEE_TYPE_SPELLINGS.map(() => null),
 };
 
 type SnakeCaseOf<Spellings extends readonly string[]> = Readonly<Record<Spellings[number], string>>;
@@ -103,6 +109,8 @@ export const VOCABULARY_2026: Vocabulary = {
   // The 2026 edition's identifiers are lower-case snake: NYSE is nyse, NASDAQ_PHLX is nasdaq_phlx.
   exchangeIds: VENUES.map((venue) => venue.id.toLowerCase()),
   formatScrapedTime: formatZuluMicros,
+  // An equity schedule's line has no options trade type: the edition's records say not_applicable.
+  noTradeType: FEE_TYPE_SPELLINGS.map((spelling) => (spelling === 'Equity' ? 'not_applicable' : null)),
 };
 
 export function vocabularyOf(shape: ServiceShape): Vocabulary {
@@ -133,15 +141,16 @@ export function codedFields(dataset: ResultsDataset, index: number, vocabulary: 
   const v = dataset.recordVersion[index]!;
   const { enums } = vocabulary;
   const tradeType = dataset.tradeType[index]!;
+  const feeType = dataset.versionFeeType[v]!;
   return {
     exchange_name: vocabulary.exchangeIds[dataset.versionVenue[v]!]!,
     scraped_time: vocabulary.formatScrapedTime(dataset.versionScrapedMicros[v]!),
-    fee_type: enums.fee_type[dataset.versionFeeType[v]!]!,
+    fee_type: enums.fee_type[feeType]!,
     fee_category: enums.fee_category[dataset.category[index]!]!,
     fee_action: enums.fee_action[dataset.action[index]!]!,
     fee_participant: enums.fee_participant[dataset.participant[index]!]!,
     fee_symbol_classification: enums.fee_symbol_classification[dataset.symbolClassification[index]!]!,
     fee_symbol_type: enums.fee_symbol_type[dataset.symbolType[index]!]!,
-    fee_trade_type: tradeType === NULL_CODE ? null : enums.fee_trade_type[tradeType]!,
+    fee_trade_type: tradeType === NULL_CODE ? (vocabulary.noTradeType[feeType] ?? null) : enums.fee_trade_type[tradeType]!,
   };
 }

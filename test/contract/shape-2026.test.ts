@@ -73,6 +73,8 @@ describe('the 2026 shape: the results list', () => {
         relationships: null,
       });
       expect(record.scraped_time).toBe(original.scraped_time.replace('+00:00', 'Z'));
+      // A line without a trade type: not_applicable in an equity schedule, null in an options one.
+      if (original.fee_trade_type === null) expect(record.fee_trade_type).toBe(record.fee_type === 'equity' ? 'not_applicable' : null);
       for (const field of ['fee_type', 'fee_category', 'fee_action', 'fee_participant'] as const) expect(record[field]).toMatch(SNAKE_CASE);
       for (const field of ['fee_symbol_classification', 'fee_symbol_type', 'fee_trade_type'] as const) {
         if (record[field] !== null) expect(record[field]).toMatch(SNAKE_CASE);
@@ -84,6 +86,9 @@ describe('the 2026 shape: the results list', () => {
     expect(new Set(served.map((record) => record.fee_type))).toEqual(new Set(['option', 'equity']));
     expect(new Set(served.map((record) => record.fee_symbol_classification))).toContain('equity_class');
     expect(new Set(served.map((record) => record.fee_participant))).toContain('broker_dealer');
+    expect(new Set(served.map((record) => record.fee_trade_type))).toEqual(
+      new Set(['index_options', 'multiply_traded_options', 'simple_order', 'complex_order', 'not_applicable', null]),
+    );
   });
 
   it('filters by the edition’s snake_case values and lower-case exchange identifiers', async () => {
@@ -96,6 +101,8 @@ describe('the 2026 shape: the results list', () => {
     }
     const { body } = await get(RESULTS_PATH, { exchange_name: 'NYSE' });
     expect(body.meta.record_count).toBe(0);
+    // Records carry not_applicable, but the edition's filter values of fee_trade_type do not have it.
+    expect((await get(RESULTS_PATH, { fee_trade_type: 'not_applicable' })).status).toBe(422);
   });
 
   it('answers a value not in the edition’s lists, or order_by=supplier_name, 422 VALIDATION_ERROR naming each', async () => {
