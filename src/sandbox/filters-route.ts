@@ -1,5 +1,5 @@
 import { isLicensedFor, type Licence, licenceOf } from './keys.js';
-import { jsonResponse, RESULTS_UNAUTHORIZED_BODY, type SandboxResponse } from './responses.js';
+import { jsonResponse, queryTimeMs, RESULTS_UNAUTHORIZED_BODY, type SandboxResponse } from './responses.js';
 import { FEE_TYPE_SPELLINGS, NULL_CODE, type ResultsDataset } from './results-dataset.js';
 import { venueAt, VENUES } from './venues.js';
 import { INTERFACE_VOCABULARY, venueIndexIn, type Vocabulary } from './vocabulary.js';
@@ -110,11 +110,6 @@ export function serveAvailableFilters(dataset: ResultsDataset, params: URLSearch
     data,
     query_time: Number(((performance.now() - startedAt) / 1000).toFixed(6)),
   });
-}
-
-/** The service's time for a request in whole milliseconds, as the 2026 edition's meta gives it. */
-export function queryTimeMs(startedAt: number): number {
-  return Math.round(performance.now() - startedAt);
 }
 
 /**

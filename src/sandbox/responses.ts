@@ -29,6 +29,26 @@ export function validationResponse(issues: readonly ValidationIssue[]): SandboxR
   return jsonResponse(422, { detail: issues });
 }
 
+/** The service's time for a request in whole milliseconds, as the 2026 edition's meta gives it. */
+export function queryTimeMs(startedAt: number): number {
+  return Math.round(performance.now() - startedAt);
+}
+
+/**
+ * The 2026 edition's error body (shared/service-2026.md, "Errors"). `details` is FastAPI-like,
+ * one `{loc, msg}` per problem, for the edition does not show its items.
+ */
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  startedAt: number,
+  details?: readonly ValidationIssue[],
+): SandboxResponse {
+  const error = details === undefined ? { code, message } : { code, message, details: details.map(({ loc, msg }) => ({ loc, msg })) };
+  return jsonResponse(status, { error, meta: { query_time_ms: queryTimeMs(startedAt) } });
+}
+
 /** The documented 401 body of the results endpoint. */
 export const RESULTS_UNAUTHORIZED_BODY: UnauthorizedBody = {
   message: 'Not authorized: the API key is invalid or missing.',

@@ -72,7 +72,6 @@ function intersect(a: ReadonlySet<number> | undefined, b: ReadonlySet<number> | 
   return new Set([...a].filter((item) => b.has(item)));
 }
 
-/** The venues whose `field` is exactly one of `values`; undefined when the parameter is absent. */
 /** The venues whose identifier or name is exactly one of `values`; undefined when the parameter is absent. */
 function venuesMatching(values: readonly string[], names: readonly string[]): ReadonlySet<number> | undefined {
   if (values.length === 0) return undefined;
@@ -92,12 +91,9 @@ function codesMatching(reader: QueryReader, vocabulary: Vocabulary, name: EnumFi
   const strict = vocabulary.shape === '2026';
   const values = strict ? reader.choices(name, [...new Set(spellings)]) : reader.params.getAll(name);
   if (values.length === 0) return undefined;
-  if (strict) {
-    const wanted = new Set(values);
-    return new Set(spellings.flatMap((spelling, code) => (wanted.has(spelling) ? [code] : [])));
-  }
-  const wanted = new Set(values.map(normaliseEnumValue));
-  return new Set(spellings.flatMap((spelling, code) => (wanted.has(normaliseEnumValue(spelling)) ? [code] : [])));
+  const normalise = strict ? (value: string) => value : normaliseEnumValue;
+  const wanted = new Set(values.map(normalise));
+  return new Set(spellings.flatMap((spelling, code) => (wanted.has(normalise(spelling)) ? [code] : [])));
 }
 
 function keyOf(set: ReadonlySet<number> | undefined): string {

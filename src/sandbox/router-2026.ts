@@ -3,10 +3,10 @@ import { API_PREFIX, AVAILABLE_FILTERS_PATH, RESULTS_KEY_HEADER, RESULTS_PATH } 
 import type { FeeScheduleResult2026 } from '../api/types.js';
 import { ControlRoute, isControlPath } from './control-route.js';
 import { exchangeResource, RESOURCE_BY_PATH } from './exchange-routes.js';
-import { facetsOf, facetValues, queryTimeMs, serveExchangeList, visibleForFilters } from './filters-route.js';
+import { facetsOf, facetValues, serveExchangeList, visibleForFilters } from './filters-route.js';
 import { isLicensedFor, type Licence, licenceOf } from './keys.js';
 import { Record2026Builder } from './record-2026.js';
-import { jsonResponse, type Router, type SandboxResponse } from './responses.js';
+import { errorResponse, jsonResponse, queryTimeMs, type Router, type SandboxResponse } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
 import { type Includes, parseResultsQuery, readIncludes, readPage } from './results-query.js';
 import { ResultsIndex } from './results-search.js';
@@ -18,21 +18,6 @@ import { venueIndexIn, VOCABULARY_2026 } from './vocabulary.js';
 const EXCHANGES_PREFIX = `${API_PREFIX}/exchanges/`;
 const RESULTS_PREFIX = `${RESULTS_PATH}/`;
 const VERSIONS_PREFIX = `${RESULTS_PATH}/versions/`;
-
-/**
- * The 2026 edition's error body (shared/service-2026.md, "Errors"). `details` is FastAPI-like,
- * one `{loc, msg}` per problem, for the edition does not show its items.
- */
-export function errorResponse(
-  status: number,
-  code: string,
-  message: string,
-  startedAt: number,
-  details?: readonly ValidationIssue[],
-): SandboxResponse {
-  const error = details === undefined ? { code, message } : { code, message, details: details.map(({ loc, msg }) => ({ loc, msg })) };
-  return jsonResponse(status, { error, meta: { query_time_ms: queryTimeMs(startedAt) } });
-}
 
 function invalid(issues: readonly ValidationIssue[], startedAt: number): SandboxResponse {
   return errorResponse(422, 'VALIDATION_ERROR', 'Invalid query parameters.', startedAt, issues);

@@ -8,11 +8,10 @@ import { bearerToken } from './exchange-routes.js';
 import { FaultInjector, type FaultKind } from './faults.js';
 import { SANDBOX_KEYS, SCOPED_EXCHANGES } from './keys.js';
 import { FixedWindowRateLimiter, type RateLimitOptions, rateLimitHeaders, type RateVerdict } from './rate-limit.js';
-import { detailResponse, HTML_503_BODY, type SandboxResponse } from './responses.js';
+import { detailResponse, errorResponse, HTML_503_BODY, type SandboxResponse } from './responses.js';
 import { DEFAULT_RECORDS, DEFAULT_SEED, MAX_LATENCY_MS, MAX_PORT, MAX_RATE_WINDOW_SECONDS, MAX_RECORDS } from './limits.js';
 import { ResultsDataset } from './results-dataset.js';
 import { createRouter } from './router.js';
-import { errorResponse } from './router-2026.js';
 import { venueIndexOf } from './venues.js';
 import { vocabularyOf } from './vocabulary.js';
 
