@@ -8,7 +8,7 @@ import { isLicensedFor, type Licence, licenceOf } from './keys.js';
 import { Record2026Builder } from './record-2026.js';
 import { errorResponse, jsonResponse, queryTimeMs, type Router, type SandboxResponse } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
-import { type Includes, parseResultsQuery, readIncludes, readPage } from './results-query.js';
+import { parseResultsQuery, readIncludes, readPage } from './results-query.js';
 import { ResultsIndex } from './results-search.js';
 import { formatDate } from './time.js';
 import { QueryReader, type ValidationIssue } from './validation.js';
@@ -85,7 +85,7 @@ export function createRouter2026(seed: number, dataset: ResultsDataset): Router 
   function oneVersion(versionId: string, params: URLSearchParams, licence: Licence, startedAt: number): SandboxResponse {
     const reader = new QueryReader(params);
     const { pageSize, pageNumber } = readPage(reader);
-    const includes: Includes = readIncludes(reader);
+    const includes = readIncludes(reader);
     if (reader.issues.length > 0) return invalid(reader.issues, startedAt);
     const v = dataset.versionNumberOf(versionId);
     const start = v === undefined ? 0 : dataset.versionStart[v]!;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_PREFIX, AVAILABLE_FILTERS_PATH, RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
 import type { FeeScheduleResult, FeeScheduleResult2026 } from '../../src/api/types.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { addVersions, getAllResults, getResults, type Query } from './http.js';
+import { addVersions, control, getAllResults, getResults, type Query } from './http.js';
 
 /** The 2026 shape of the service (shared/service-2026.md), and the interface shape on the same seed. */
 const SEED = 5;
@@ -239,6 +239,13 @@ describe('the 2026 shape: one record, one version', () => {
       const { body: one } = await get<{ data: FeeScheduleResult2026 }>(recordPath(record.record_id));
       expect(one.data).toEqual(record);
     }
+    // Withdrawn, it leaves the record and version endpoints as it leaves the list.
+    expect((await control(sandbox.current, 'DELETE', `versions/${added!.version_id}`)).status).toBe(200);
+    expect(await get<unknown>(versionPath(added!.version_id))).toMatchObject({ status: 404, body: error('NOT_FOUND', 'Version not found.') });
+    expect(await get<unknown>(recordPath(body.data[0]!.record_id))).toMatchObject({
+      status: 404,
+      body: error('NOT_FOUND', 'Fee schedule result not found.'),
+    });
   });
 });
 
