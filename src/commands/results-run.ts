@@ -95,14 +95,14 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
     const onTerminal = deps.stderr.isTTY === true && globals.quiet !== true;
     if (written.records === 0) {
       progress.clear();
-      if (onTerminal) context.log.info(`no results match${written.path ? `; ${written.path} holds none` : ''}`);
+      if (onTerminal) context.log.info(`${last && isPastTheEnd(last) ? pastTheEnd(last) : 'no results match'}${written.path ? `; ${written.path} holds none` : ''}`);
     } else if (walking) {
       const pages = last?.page ?? 0;
       const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
       const target = written.path ? ` to ${written.path}` : '';
       progress.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
     } else if (onTerminal && last) {
-      context.log.info(whereYouAre(last, written.records));
+      context.log.info(whereYouAre(last));
     }
   } catch (error) {
     progress.clear();
@@ -130,11 +130,23 @@ export async function openOffline(query: ResultsQuery, { path, opened }: MirrorO
   return new MirrorResults(mirror);
 }
 
-/** After one page: `page 1 of 50 · 20 of 1,000 records · --all for every page`. */
-function whereYouAre(walk: WalkProgress, written: number): string {
-  const { pages, records } = walk.service;
-  const more = pages > 1 ? ' · --all for every page' : '';
-  return `page ${groupDigits(walk.firstPage + 1)} of ${groupDigits(pages)} · ${groupDigits(written)} of ${groupDigits(records)} records${more}`;
+/**
+ * After one page: `page 2 of 50 · next: --page-number 2 · --all for every page`. --page-number
+ * counts from 0 and people from 1, so the next page is named as the flag takes it.
+ */
+function whereYouAre(walk: WalkProgress): string {
+  const { pages } = walk.service;
+  const next = walk.firstPage + 1 < pages ? ` · next: --page-number ${walk.firstPage + 1}` : '';
+  const all = pages > 1 ? ' · --all for every page' : '';
+  return `page ${groupDigits(walk.firstPage + 1)} of ${groupDigits(pages)}${next}${all}`;
+}
+
+/** A --page-number beyond the last page of records that exist. */
+const isPastTheEnd = (walk: WalkProgress): boolean => walk.service.records > 0 && walk.firstPage >= walk.service.pages;
+
+/** `page 501 is past the end: the last is --page-number 499`. */
+function pastTheEnd(walk: WalkProgress): string {
+  return `page ${groupDigits(walk.firstPage + 1)} is past the end: the last is --page-number ${walk.service.pages - 1}`;
 }
 
 /** The batches, then `done` once the last is taken. */
