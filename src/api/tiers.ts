@@ -62,3 +62,25 @@ export function ratesAtVolume(schedule: unknown, volume: number): RatesAtVolume 
 export function blendedRate(rates: RatesAtVolume, makeShare: number): number {
   return Number((makeShare * rates.maker + (1 - makeShare) * rates.taker).toPrecision(12));
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A schedule with its tier_thresholds as a list, `{"tier": "tier_1", "volume", "maker_rebate"}`, in the service's order. */
+function withTierList(schedule: unknown): unknown {
+  if (!isObject(schedule) || !isObject(schedule.fee_schedule) || !isObject(schedule.fee_schedule.tier_thresholds)) return schedule;
+  // The name first, and kept should a tier hold a field of that name.
+  const tiers = Object.entries(schedule.fee_schedule.tier_thresholds).map(([tier, fields]) => Object.assign({ tier }, isObject(fields) ? fields : {}, { tier }));
+  return { ...schedule, fee_schedule: { ...schedule.fee_schedule, tier_thresholds: tiers } };
+}
+
+/**
+ * The answer of `fees` (a schedule) or `historical` (its fee_schedules) with every schedule's
+ * tiers as a list: the shape whose columns the exports declare, flattened to one row per tier,
+ * so that every venue's file has the same columns whatever its number of tiers. A part not of
+ * a schedule's shape is left as it is.
+ */
+export function withTierLists(body: Record<string, unknown>): Record<string, unknown> {
+  const { fee_schedules: schedules } = body;
+  if (Array.isArray(schedules)) return { ...body, fee_schedules: schedules.map(withTierList) };
+  return withTierList(body) as Record<string, unknown>;
+}

@@ -31,6 +31,12 @@ export interface Dataset<Item extends object = object> {
   columns?: readonly Column[];
   /** `--columns`: which fields, in which order, in every format. Dotted names reach nested fields. */
   select?: readonly string[];
+  /**
+   * The record in the shape its declared columns name, where that is not the shape JSON writes
+   * whole (fees: the tiers as a list, a row each). Tabular formats flatten it into the declared
+   * columns; JSON and NDJSON select `--columns` from it.
+   */
+  shapeForColumns?: (record: JsonObject) => JsonObject;
   /** Table format only: the columns shown when `select` is absent, with their headers. */
   tableColumns?: readonly TableColumn[];
 }
