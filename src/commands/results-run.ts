@@ -9,7 +9,8 @@ import { UsageError } from '../core/errors.js';
 import type { MirrorOpening } from './mirror-location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
-import type { Column, TableColumn } from '../output/exporter.js';
+import type { Column } from '../output/exporter.js';
+import { RESULT_HEADERS, resultsTableColumns } from '../output/views/results.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
@@ -27,24 +28,6 @@ export interface ResultsRequest {
   /** `--offline`: from the mirror (`--mirror`, or the profile's), not the service. */
   offline?: { mirror?: string };
 }
-
-/**
- * What a results table shows when --columns does not say, in this order, under short headers.
- * Exchange, type, category, action, participant and amount say what a line item is: they are
- * always shown, and when they cannot fit in a row the table turns vertical. Then, room
- * permitting, when it was scraped (priority 2) and the symbol type (priority 1, left out first).
- */
-const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
-  { name: 'exchange_name', header: 'Exchange' },
-  { name: 'fee_type', header: 'Type' },
-  { name: 'fee_category', header: 'Category' },
-  { name: 'fee_action', header: 'Action' },
-  { name: 'fee_participant', header: 'Participant' },
-  { name: 'fee_symbol_type', header: 'Symbol type', priority: 1 },
-  // Wrapped at its spaces rather than cut: `$0.0020 if ADV ≥ 0.5%, otherwise $0.0030` cut to `$0.0020 if…` misleads.
-  { name: 'fee_amount', header: 'Amount', fit: 'words' },
-  { name: 'scraped_time', header: 'Scraped', priority: 2 },
-];
 
 /** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
 export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
@@ -87,7 +70,8 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
         batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress.clear()),
         columns: withAmounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS,
         select: globals.columns,
-        tableColumns: RESULTS_TABLE_COLUMNS,
+        tableColumns: resultsTableColumns(withAmounts),
+        tableHeaders: RESULT_HEADERS,
       },
       output,
     );
