@@ -14,9 +14,13 @@ function isList(value: unknown): value is readonly unknown[] {
  * column's value is one value (src/output/tabular.ts), so a list there stays its JSON text.
  */
 function tableCell(value: unknown, listsAsLines: boolean): GridText {
-  if (value === null || value === undefined) return '';
   if (listsAsLines && isList(value)) return value.map((item) => cellText(valueText(item)));
-  return cellText(valueText(value));
+  return oneLine(value);
+}
+
+/** A value as one line of text: blank for null. */
+function oneLine(value: unknown): string {
+  return value === null || value === undefined ? '' : cellText(valueText(value));
 }
 
 /**
@@ -57,7 +61,7 @@ export const tableExporter: Exporter = {
       for (const record of records) {
         for (const row of rowsOf(record)) {
           rows.push(columns.map((column) => tableCell(row[column.name], listsAsLines)));
-          if (details.length > 0) detailTexts.push(details.map((column) => cellText(valueText(row[column.name] ?? ''))));
+          if (details.length > 0) detailTexts.push(details.map((column) => oneLine(row[column.name])));
         }
       }
     }
