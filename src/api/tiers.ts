@@ -4,6 +4,8 @@
  * without a numeric volume and rebate is left out, and a schedule without its two fees is refused.
  */
 
+import { isRecord } from './results-page.js';
+
 /** The rates of a schedule at one monthly volume: `at_volume` in `fees --volume`, a row of `compare`. */
 export interface RatesAtVolume {
   volume: number;
@@ -63,13 +65,11 @@ export function blendedRate(rates: RatesAtVolume, makeShare: number): number {
   return Number((makeShare * rates.maker + (1 - makeShare) * rates.taker).toPrecision(12));
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A schedule with its tier_thresholds as a list, `{"tier": "tier_1", "volume", "maker_rebate"}`, in the service's order. */
 function withTierList(schedule: unknown): unknown {
-  if (!isObject(schedule) || !isObject(schedule.fee_schedule) || !isObject(schedule.fee_schedule.tier_thresholds)) return schedule;
+  if (!isRecord(schedule) || !isRecord(schedule.fee_schedule) || !isRecord(schedule.fee_schedule.tier_thresholds)) return schedule;
   // The name first, and kept should a tier hold a field of that name.
-  const tiers = Object.entries(schedule.fee_schedule.tier_thresholds).map(([tier, fields]) => Object.assign({ tier }, isObject(fields) ? fields : {}, { tier }));
+  const tiers = Object.entries(schedule.fee_schedule.tier_thresholds).map(([tier, fields]) => Object.assign({ tier }, isRecord(fields) ? fields : {}, { tier }));
   return { ...schedule, fee_schedule: { ...schedule.fee_schedule, tier_thresholds: tiers } };
 }
 
