@@ -7,6 +7,7 @@ import type { TableColumn } from '../exporter.js';
  */
 export const RESULT_HEADERS: Readonly<Record<string, string>> = {
   id: 'ID',
+  record_id: 'ID',
   exchange_name: 'Exchange',
   fee_type: 'Type',
   fee_category: 'Category',
@@ -34,6 +35,11 @@ export const RESULT_HEADERS: Readonly<Record<string, string>> = {
   version_id: 'Version',
   scraped_time: 'Scraped',
   created_on: 'Created',
+  // The 2026 edition's own (shared/service-2026.md).
+  source_document: 'Source',
+  source_link: 'Link',
+  page_number: 'Page',
+  relationships: 'Relationships',
 };
 
 const column = (name: string, shown: Omit<TableColumn, 'name' | 'header'> = {}): TableColumn => ({ name, header: RESULT_HEADERS[name] ?? name, ...shown });
