@@ -104,6 +104,14 @@ describe('fees: the same columns for every venue, a row per tier', () => {
     expect(five.rows.map((row) => row['fee_schedule.tier_thresholds.tier'])).toEqual(['tier_1', 'tier_2', 'tier_3', 'tier_4', 'tier_5']);
   });
 
+  it('parquet: a fee the server sent as text makes its column text, rather than failing the export', async () => {
+    const body = schedule('2024-01-01', { tier_1: { volume: 5, maker_rebate: -0.003 } });
+    const { columns, rows } = await parquetOf(['fees', 'X', '-f', 'parquet'], await serve({ ...body, fee_schedule: { ...body.fee_schedule, maker_fee: '-0.002' } }, {}));
+    expect(columns[2]).toEqual(['fee_schedule.maker_fee', 'BYTE_ARRAY']);
+    expect(columns[3]).toEqual(['fee_schedule.taker_fee', 'DOUBLE']);
+    expect(rows[0]?.['fee_schedule.maker_fee']).toBe('-0.002');
+  });
+
   it('--columns names the tiers\' fields, in CSV and in JSON', async () => {
     const select = ['--columns', 'exchange,fee_schedule.tier_thresholds.tier,fee_schedule.tier_thresholds.volume'];
     expect(await mkt(['fees', 'NYSE', '-f', 'csv', ...select], sandboxEnv())).toBe(
