@@ -33,7 +33,7 @@ function __mkt_values
             set values json
             set description format
         case fees:--columns
-            set values exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier_1.volume fee_schedule.tier_thresholds.tier_1.maker_rebate last_updated fee_schedule.tier_thresholds.tier_2.volume fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedule.tier_thresholds.tier_3.volume fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedule.tier_thresholds.tier_4.volume fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedule.tier_thresholds.tier_5.volume fee_schedule.tier_thresholds.tier_5.maker_rebate
+            set values exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier fee_schedule.tier_thresholds.volume fee_schedule.tier_thresholds.maker_rebate last_updated
             set list 1
             set description columns
         case rules:--columns
@@ -45,7 +45,7 @@ function __mkt_values
             set list 1
             set description columns
         case historical:--columns
-            set values exchange start_date end_date fee_schedules.exchange fee_schedules.effective_date fee_schedules.fee_schedule.maker_fee fee_schedules.fee_schedule.taker_fee fee_schedules.fee_schedule.tier_thresholds.tier_1.volume fee_schedules.fee_schedule.tier_thresholds.tier_1.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_2.volume fee_schedules.fee_schedule.tier_thresholds.tier_2.maker_rebate fee_schedules.last_updated fee_schedules.fee_schedule.tier_thresholds.tier_3.volume fee_schedules.fee_schedule.tier_thresholds.tier_3.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_4.volume fee_schedules.fee_schedule.tier_thresholds.tier_4.maker_rebate fee_schedules.fee_schedule.tier_thresholds.tier_5.volume fee_schedules.fee_schedule.tier_thresholds.tier_5.maker_rebate
+            set values exchange start_date end_date fee_schedules.exchange fee_schedules.effective_date fee_schedules.fee_schedule.maker_fee fee_schedules.fee_schedule.taker_fee fee_schedules.fee_schedule.tier_thresholds.tier fee_schedules.fee_schedule.tier_thresholds.volume fee_schedules.fee_schedule.tier_thresholds.maker_rebate fee_schedules.last_updated
             set list 1
             set description columns
         case results:--columns

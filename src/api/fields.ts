@@ -49,8 +49,9 @@ export const FEE_SCHEDULE_RESULT_FIELD_NAMES: readonly (keyof FeeScheduleResult)
   FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name);
 
 /**
- * The columns of each exchange command's output, as table, CSV and Parquet flatten its answer,
- * in the order they first appear, every tier a venue may have included: what `--columns` names.
+ * The columns of each exchange command's output, as table, CSV and Parquet flatten its answer:
+ * what `--columns` names. Those of `fees` and `historical` are declared, in this order, for
+ * every venue: a schedule's tiers are rows (withTierLists in src/api/tiers.ts), one per tier.
  */
 export const EXCHANGE_FIELD_NAMES: Readonly<Record<ExchangeResource, readonly string[]>> = {
   fees: [
@@ -58,17 +59,10 @@ export const EXCHANGE_FIELD_NAMES: Readonly<Record<ExchangeResource, readonly st
     'effective_date',
     'fee_schedule.maker_fee',
     'fee_schedule.taker_fee',
-    'fee_schedule.tier_thresholds.tier_1.volume',
-    'fee_schedule.tier_thresholds.tier_1.maker_rebate',
+    'fee_schedule.tier_thresholds.tier',
+    'fee_schedule.tier_thresholds.volume',
+    'fee_schedule.tier_thresholds.maker_rebate',
     'last_updated',
-    'fee_schedule.tier_thresholds.tier_2.volume',
-    'fee_schedule.tier_thresholds.tier_2.maker_rebate',
-    'fee_schedule.tier_thresholds.tier_3.volume',
-    'fee_schedule.tier_thresholds.tier_3.maker_rebate',
-    'fee_schedule.tier_thresholds.tier_4.volume',
-    'fee_schedule.tier_thresholds.tier_4.maker_rebate',
-    'fee_schedule.tier_thresholds.tier_5.volume',
-    'fee_schedule.tier_thresholds.tier_5.maker_rebate',
   ],
   rules: [
     'exchange',
@@ -98,16 +92,9 @@ export const EXCHANGE_FIELD_NAMES: Readonly<Record<ExchangeResource, readonly st
     'fee_schedules.effective_date',
     'fee_schedules.fee_schedule.maker_fee',
     'fee_schedules.fee_schedule.taker_fee',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_1.volume',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_1.maker_rebate',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_2.volume',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_2.maker_rebate',
+    'fee_schedules.fee_schedule.tier_thresholds.tier',
+    'fee_schedules.fee_schedule.tier_thresholds.volume',
+    'fee_schedules.fee_schedule.tier_thresholds.maker_rebate',
     'fee_schedules.last_updated',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_3.volume',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_3.maker_rebate',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_4.volume',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_4.maker_rebate',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_5.volume',
-    'fee_schedules.fee_schedule.tier_thresholds.tier_5.maker_rebate',
   ],
 };

@@ -83,7 +83,7 @@ function problemOf(body: unknown, page: number, quoted: (value: unknown) => stri
 }
 
 /** A JSON object: not null, not an array. */
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

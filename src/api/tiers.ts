@@ -4,6 +4,8 @@
  * without a numeric volume and rebate is left out, and a schedule without its two fees is refused.
  */
 
+import { isRecord } from './results-page.js';
+
 /** The rates of a schedule at one monthly volume: `at_volume` in `fees --volume`, a row of `compare`. */
 export interface RatesAtVolume {
   volume: number;
@@ -61,4 +63,24 @@ export function ratesAtVolume(schedule: unknown, volume: number): RatesAtVolume 
  */
 export function blendedRate(rates: RatesAtVolume, makeShare: number): number {
   return Number((makeShare * rates.maker + (1 - makeShare) * rates.taker).toPrecision(12));
+}
+
+/** A schedule with its tier_thresholds as a list, `{"tier": "tier_1", "volume", "maker_rebate"}`, in the service's order. */
+function withTierList(schedule: unknown): unknown {
+  if (!isRecord(schedule) || !isRecord(schedule.fee_schedule) || !isRecord(schedule.fee_schedule.tier_thresholds)) return schedule;
+  // The name first, and kept should a tier hold a field of that name.
+  const tiers = Object.entries(schedule.fee_schedule.tier_thresholds).map(([tier, fields]) => Object.assign({ tier }, isRecord(fields) ? fields : {}, { tier }));
+  return { ...schedule, fee_schedule: { ...schedule.fee_schedule, tier_thresholds: tiers } };
+}
+
+/**
+ * The answer of `fees` (a schedule) or `historical` (its fee_schedules) with every schedule's
+ * tiers as a list: the shape whose columns the exports declare, flattened to one row per tier,
+ * so that every venue's file has the same columns whatever its number of tiers. A part not of
+ * a schedule's shape is left as it is.
+ */
+export function withTierLists(body: Record<string, unknown>): Record<string, unknown> {
+  const { fee_schedules: schedules } = body;
+  if (Array.isArray(schedules)) return { ...body, fee_schedules: schedules.map(withTierList) };
+  return withTierList(body) as Record<string, unknown>;
 }

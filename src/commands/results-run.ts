@@ -9,7 +9,8 @@ import { UsageError } from '../core/errors.js';
 import type { MirrorOpening } from './mirror-location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
-import type { Column, TableColumn } from '../output/exporter.js';
+import type { Column } from '../output/exporter.js';
+import { RESULT_HEADERS, resultsTableColumns } from '../output/views/results.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
@@ -27,24 +28,6 @@ export interface ResultsRequest {
   /** `--offline`: from the mirror (`--mirror`, or the profile's), not the service. */
   offline?: { mirror?: string };
 }
-
-/**
- * What a results table shows when --columns does not say, in this order, under short headers.
- * Exchange, type, category, action, participant and amount say what a line item is: they are
- * always shown, and when they cannot fit in a row the table turns vertical. Then, room
- * permitting, when it was scraped (priority 2) and the symbol type (priority 1, left out first).
- */
-const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
-  { name: 'exchange_name', header: 'Exchange' },
-  { name: 'fee_type', header: 'Type' },
-  { name: 'fee_category', header: 'Category' },
-  { name: 'fee_action', header: 'Action' },
-  { name: 'fee_participant', header: 'Participant' },
-  { name: 'fee_symbol_type', header: 'Symbol type', priority: 1 },
-  // Wrapped at its spaces rather than cut: `$0.0020 if ADV ≥ 0.5%, otherwise $0.0030` cut to `$0.0020 if…` misleads.
-  { name: 'fee_amount', header: 'Amount', fit: 'words' },
-  { name: 'scraped_time', header: 'Scraped', priority: 2 },
-];
 
 /** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
 export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
@@ -87,7 +70,8 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
         batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress.clear()),
         columns: withAmounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS,
         select: globals.columns,
-        tableColumns: RESULTS_TABLE_COLUMNS,
+        tableColumns: resultsTableColumns(withAmounts),
+        tableHeaders: RESULT_HEADERS,
       },
       output,
     );
@@ -95,14 +79,14 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
     const onTerminal = deps.stderr.isTTY === true && globals.quiet !== true;
     if (written.records === 0) {
       progress.clear();
-      if (onTerminal) context.log.info(`no results match${written.path ? `; ${written.path} holds none` : ''}`);
+      if (onTerminal) context.log.info(`${last && isPastTheEnd(last) ? pastTheEnd(last) : 'no results match'}${written.path ? `; ${written.path} holds none` : ''}`);
     } else if (walking) {
       const pages = last?.page ?? 0;
       const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
       const target = written.path ? ` to ${written.path}` : '';
       progress.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
     } else if (onTerminal && last) {
-      context.log.info(whereYouAre(last, written.records));
+      context.log.info(whereYouAre(last));
     }
   } catch (error) {
     progress.clear();
@@ -130,11 +114,23 @@ export async function openOffline(query: ResultsQuery, { path, opened }: MirrorO
   return new MirrorResults(mirror);
 }
 
-/** After one page: `page 1 of 50 · 20 of 1,000 records · --all for every page`. */
-function whereYouAre(walk: WalkProgress, written: number): string {
-  const { pages, records } = walk.service;
-  const more = pages > 1 ? ' · --all for every page' : '';
-  return `page ${groupDigits(walk.firstPage + 1)} of ${groupDigits(pages)} · ${groupDigits(written)} of ${groupDigits(records)} records${more}`;
+/**
+ * After one page: `page 2 of 50 · next: --page-number 2 · --all for every page`. --page-number
+ * counts from 0 and people from 1, so the next page is named as the flag takes it.
+ */
+function whereYouAre(walk: WalkProgress): string {
+  const { pages } = walk.service;
+  const next = walk.firstPage + 1 < pages ? ` · next: --page-number ${walk.firstPage + 1}` : '';
+  const all = pages > 1 ? ' · --all for every page' : '';
+  return `page ${groupDigits(walk.firstPage + 1)} of ${groupDigits(pages)}${next}${all}`;
+}
+
+/** A --page-number beyond the last page of records that exist. */
+const isPastTheEnd = (walk: WalkProgress): boolean => walk.service.records > 0 && walk.firstPage >= walk.service.pages;
+
+/** `page 501 is past the end: the last is --page-number 499`. */
+function pastTheEnd(walk: WalkProgress): string {
+  return `page ${groupDigits(walk.firstPage + 1)} is past the end: the last is --page-number ${walk.service.pages - 1}`;
 }
 
 /** The batches, then `done` once the last is taken. */

@@ -31,8 +31,16 @@ export interface Dataset<Item extends object = object> {
   columns?: readonly Column[];
   /** `--columns`: which fields, in which order, in every format. Dotted names reach nested fields. */
   select?: readonly string[];
+  /**
+   * The record in the shape its declared columns name, where that is not the shape JSON writes
+   * whole (fees: the tiers as a list, a row each). Tabular formats flatten it into the declared
+   * columns; JSON and NDJSON select `--columns` from it.
+   */
+  shapeForColumns?: (record: JsonObject) => JsonObject;
   /** Table format only: the columns shown when `select` is absent, with their headers. */
   tableColumns?: readonly TableColumn[];
+  /** Table format only: short headers by field name, for the columns `select` names (`fee_amount` → `Amount`). */
+  tableHeaders?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -56,6 +64,8 @@ export interface TableColumn {
   priority?: number;
   /** How it gives way on a narrow terminal, when not as its cells suggest (src/output/table.ts). */
   fit?: ColumnFit;
+  /** Shown on the line under its row (GridBody's detail) rather than as a column. */
+  detail?: boolean;
 }
 
 /** Where an exporter writes, and what it may assume about it. */

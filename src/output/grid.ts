@@ -30,6 +30,8 @@ const MIN_COLUMN_WIDTH = 4;
 const CELL_PADDING = 2;
 /** How far a list item wrapped onto more lines indents them: apart from the next item. */
 const LIST_HANG = 2;
+/** How far a row's detail line is indented under it. */
+const DETAIL_INDENT = 2;
 /** Between a label and its value in the vertical layout. */
 const LABEL_GAP = '  ';
 
@@ -85,6 +87,12 @@ export interface GridBody {
   texts: readonly (readonly GridText[])[];
   /** How to colour a cell, if at all. */
   styleOf?: (row: number, column: number) => Style | undefined;
+  /**
+   * Fields of each row shown on a line under it, across the table, as `label value` pairs
+   * (those with a value; `·` between them): what tells rows apart but would not fit as columns.
+   * In the vertical layout they are lines of their own, after the columns.
+   */
+  detail?: { labels: readonly string[]; texts: readonly (readonly string[])[] };
 }
 
 const linesOf = (text: GridText | undefined): readonly string[] => (text === undefined ? [''] : typeof text === 'string' ? [text] : text);
@@ -210,8 +218,45 @@ export function* gridLines(columns: readonly GridColumn[], body: GridBody, targe
     yield* row(head, () => 'bold');
     yield rule('├', '┼', '┤');
   }
-  for (const [index, texts] of body.texts.entries()) yield* row(texts, (column) => body.styleOf?.(index, column));
+  const detailWidth = rowWidth(widths) - 2 * CELL_PADDING;
+  for (const [index, texts] of body.texts.entries()) {
+    yield* row(texts, (column) => body.styleOf?.(index, column));
+    if (body.detail) yield* detailLines(body.detail.labels, body.detail.texts[index] ?? [], detailWidth, target.color);
+  }
   yield rule('└', '┴', '┘');
+}
+
+/** Items joined by `separator` into lines of at most `width`, an item broken only when wider than a line. */
+function joinWithin(items: readonly string[], separator: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    const joined = line === '' ? item : `${line}${separator}${item}`;
+    if (displayWidth(joined) <= width) {
+      line = joined;
+      continue;
+    }
+    if (line !== '') lines.push(line);
+    const parts = wrapToWidth(item, width);
+    line = parts.pop() ?? '';
+    lines.push(...parts);
+  }
+  if (line !== '') lines.push(line);
+  return lines;
+}
+
+/**
+ * A row's detail (GridBody) across the table's inside width, indented under the row's first
+ * cell so that it reads as the row's and not as the next: `│   charge type Per Share · symbol VIX │`.
+ * Dim where colour is allowed, the row above standing out.
+ */
+function* detailLines(labels: readonly string[], texts: readonly string[], width: number, color: boolean): Generator<string> {
+  const pairs = labels.flatMap((label, index) => (texts[index] ? [`${label.toLowerCase()} ${texts[index]}`] : []));
+  if (pairs.length === 0) return;
+  const indent = ' '.repeat(Math.min(DETAIL_INDENT, width - 1));
+  for (const line of joinWithin(pairs, ' · ', width - indent.length)) {
+    yield `│ ${indent}${paint(color, 'dim', line)}${' '.repeat(Math.max(0, width - indent.length - displayWidth(line)))} │`;
+  }
 }
 
 /**
@@ -219,13 +264,15 @@ export function* gridLines(columns: readonly GridColumn[], body: GridBody, targe
  * `label  value` line per column, values wrapped (never cut) to the width. For a record that
  * cannot fit in a row.
  */
-function* verticalLines(labels: readonly string[], body: GridBody, target: OutputTarget, width: number): Generator<string> {
+function* verticalLines(columnLabels: readonly string[], body: GridBody, target: OutputTarget, width: number): Generator<string> {
+  const labels = [...columnLabels, ...(body.detail?.labels ?? [])];
   const labelWidth = Math.max(...labels.map(displayWidth));
   const valueWidth = Math.max(1, width - labelWidth - LABEL_GAP.length);
+  const rows = body.texts.map((texts, index) => [...texts, ...(body.detail?.texts[index] ?? [])]);
   let widestValue = 0;
-  for (const row of body.texts) for (const text of row) widestValue = Math.max(widestValue, widthOf(text));
+  for (const row of rows) for (const text of row) widestValue = Math.max(widestValue, widthOf(text));
   const blockWidth = Math.min(width, labelWidth + LABEL_GAP.length + widestValue);
-  for (const [index, texts] of body.texts.entries()) {
+  for (const [index, texts] of rows.entries()) {
     const title = `─[ record ${index + 1} ]`;
     yield `${title}${'─'.repeat(Math.max(0, blockWidth - displayWidth(title)))}`;
     for (const [column, label] of labels.entries()) {

@@ -4,15 +4,17 @@ import { flattenRecord } from './flatten.js';
 import { createProjection } from './projection.js';
 
 /**
- * The batches of a JSON format, their records cut down to `--columns`. A selection from
- * declared columns was checked by writeDataset; otherwise it is checked against the first
- * record's columns before that record is handed on, so a bad name fails before anything is
- * written.
+ * The batches of a JSON format, their records cut down to `--columns` (from the shape the
+ * columns name, when the dataset gives one). A selection from declared columns was checked by
+ * writeDataset; otherwise it is checked against the first record's columns before that record
+ * is handed on, so a bad name fails before anything is written.
  */
 export function selectedBatches(dataset: Dataset<JsonObject>): AsyncIterable<readonly JsonObject[]> {
   const { select, columns } = dataset;
   if (!select) return dataset.batches;
-  const project = createProjection(select);
+  const projection = createProjection(select);
+  const { shapeForColumns: shape } = dataset;
+  const project = shape ? (record: JsonObject) => projection(shape(record)) : projection;
   return (async function* () {
     let checked = columns !== undefined;
     for await (const records of dataset.batches) {

@@ -1,4 +1,4 @@
-import type { Column, ColumnFit, Exporter } from './exporter.js';
+import type { Column, ColumnFit, Exporter, TableColumn } from './exporter.js';
 import { valueText } from './flatten.js';
 import { cellText, type GridColumn, type GridText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
@@ -14,9 +14,13 @@ function isList(value: unknown): value is readonly unknown[] {
  * column's value is one value (src/output/tabular.ts), so a list there stays its JSON text.
  */
 function tableCell(value: unknown, listsAsLines: boolean): GridText {
-  if (value === null || value === undefined) return '';
   if (listsAsLines && isList(value)) return value.map((item) => cellText(valueText(item)));
-  return cellText(valueText(value));
+  return oneLine(value);
+}
+
+/** A value as one line of text: blank for null. */
+function oneLine(value: unknown): string {
+  return value === null || value === undefined ? '' : cellText(valueText(value));
 }
 
 /**
@@ -35,26 +39,36 @@ function fitOf(column: Column, cells: readonly GridText[]): ColumnFit {
 }
 
 /**
- * `table`, for people: the dataset's `tableColumns`, under their short headers, unless
- * `--columns` says otherwise (then the field names, as typed). It holds every row's cell texts,
- * since column widths depend on all of them, and writes the lines as the stream takes them.
- * null and empty strings both show blank. No records, no table.
+ * `table`, for people: the dataset's `tableColumns`, under their short headers (some on a
+ * detail line under their row), unless `--columns` says otherwise: then the fields named, under
+ * the dataset's `tableHeaders` or else their names. It holds every row's cell texts, since
+ * column widths depend on all of them, and writes the lines as the stream takes them. null and
+ * empty strings both show blank. No records, no table.
  */
 export const tableExporter: Exporter = {
   async write(dataset, target) {
     const defaults = dataset.select ? undefined : dataset.tableColumns;
-    const { columns, batches, rowsOf } = await tabulate(dataset, defaults?.map((column) => column.name));
+    const tabular = await tabulate(dataset, defaults?.map((column) => column.name));
+    const { batches, rowsOf } = tabular;
+    const chosenOf = (column: Column): TableColumn | undefined => defaults?.find((candidate) => candidate.name === column.name);
+    const headerOf = (column: Column): string => chosenOf(column)?.header ?? dataset.tableHeaders?.[column.name] ?? column.name;
+    const columns = tabular.columns.filter((column) => chosenOf(column)?.detail !== true);
+    const details = tabular.columns.filter((column) => chosenOf(column)?.detail === true);
     const listsAsLines = dataset.columns === undefined;
     const rows: GridText[][] = [];
+    const detailTexts: string[][] = [];
     for await (const records of batches) {
       for (const record of records) {
-        for (const row of rowsOf(record)) rows.push(columns.map((column) => tableCell(row[column.name], listsAsLines)));
+        for (const row of rowsOf(record)) {
+          rows.push(columns.map((column) => tableCell(row[column.name], listsAsLines)));
+          if (details.length > 0) detailTexts.push(details.map((column) => oneLine(row[column.name])));
+        }
       }
     }
     const header = columns.map((column, index): GridColumn => {
-      const chosen = defaults?.find((candidate) => candidate.name === column.name);
+      const chosen = chosenOf(column);
       return {
-        header: chosen?.header ?? column.name,
+        header: headerOf(column),
         align: column.kind === 'number' ? 'right' : 'left',
         fit: chosen?.fit ?? fitOf(column, rows.map((row) => row[index] ?? '')),
         ...(chosen?.priority === undefined ? {} : { priority: chosen.priority }),
@@ -62,7 +76,8 @@ export const tableExporter: Exporter = {
     });
     const sink = new ChunkSink(target.stream);
     try {
-      for (const line of gridLines(header, { texts: rows }, target)) {
+      const detail = details.length > 0 ? { labels: details.map(headerOf), texts: detailTexts } : undefined;
+      for (const line of gridLines(header, { texts: rows, ...(detail ? { detail } : {}) }, target)) {
         const wait = sink.write(`${line}\n`);
         if (wait) await wait;
       }

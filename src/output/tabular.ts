@@ -9,7 +9,8 @@ export interface Tabular {
   /**
    * The rows of a record. Declared columns (results) are the record's own fields: the record is
    * its one row, and a field the service sent as an object or array is one value, written as
-   * JSON text, rather than dotted columns no declared column names. Otherwise flattenRecord.
+   * JSON text, rather than dotted columns no declared column names; unless the dataset gives
+   * the shape its columns name (shapeForColumns), which is flattened. Otherwise flattenRecord.
    */
   rowsOf: (record: JsonObject) => readonly FlatRow[];
 }
@@ -28,7 +29,9 @@ const asOneRow = (record: JsonObject): readonly FlatRow[] => [record];
 export async function tabulate(dataset: Dataset<JsonObject>, defaultSelect?: readonly string[]): Promise<Tabular> {
   const select = dataset.select ?? defaultSelect;
   if (dataset.columns) {
-    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches, rowsOf: asOneRow };
+    const { shapeForColumns: shape } = dataset;
+    const rowsOf = shape ? (record: JsonObject) => flattenRecord(shape(record)) : asOneRow;
+    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches, rowsOf };
   }
   const records: JsonObject[] = [];
   for await (const batch of dataset.batches) for (const record of batch) records.push(record);

@@ -54,8 +54,8 @@ const user = userSetup();
 /** The same user before `mkt exchanges` has run: no exchange list in the cache. */
 const noCacheEnv: NodeJS.ProcessEnv = { ...user.env, MKT_CACHE_DIR: tempDir('mkt-no-cache-') };
 
-/** The columns of the fee schedule's first tier, as fees --columns names them. */
-const TIER_1 = ['fee_schedule.tier_thresholds.tier_1.volume', 'fee_schedule.tier_thresholds.tier_1.maker_rebate'];
+/** The columns of a fee schedule's tiers (a row each), as fees --columns names them. */
+const TIERS = ['fee_schedule.tier_thresholds.tier', 'fee_schedule.tier_thresholds.volume', 'fee_schedule.tier_thresholds.maker_rebate'];
 
 /**
  * Calls bash's completion function as bash would: `words` split as readline splits them
@@ -115,7 +115,7 @@ describe(`bash${missing('bash')}`, () => {
     [['mkt', 'results', '--exchange-name', 'NYSE,'], ['NYSE,NASDAQ', 'NYSE,IEX']],
     [['mkt', 'results', '--columns', 'id,exch'], ['id,exchange_name']],
     [['mkt', 'fees', 'NYSE', '--columns', 'exch'], ['exchange']],
-    [['mkt', 'fees', 'NYSE', '--columns', 'fee_schedule.tier_thresholds.tier_1.'], TIER_1],
+    [['mkt', 'fees', 'NYSE', '--columns', 'fee_schedule.tier_thresholds.'], TIERS],
     [['mkt', 'order-types', 'IEX', '--columns', 'exchange,order_types.'], ['exchange,order_types.type', 'exchange,order_types.description', 'exchange,order_types.supported']],
   ] as [string[], string[], string?][])('%j completes to %j', async (words, expected, typed) => {
     expect(await bashCompletions(words, typed)).toEqual(expected);
@@ -225,7 +225,7 @@ describe(`zsh${missing('zsh')}`, () => {
     ['mkt rules --profile=prod ', ['CBOE']],
     ['mkt results --exchange-name NYSE,', ['NASDAQ', 'IEX']],
     ['mkt results --columns id,exch', ['exchange_name']],
-    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.tier_1.', TIER_1],
+    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', TIERS],
   ])('%j completes to %j', async (line, expected) => {
     expect(await zshCompletions(line)).toEqual(expected);
   });
@@ -285,7 +285,7 @@ describe(`fish${missing('fish')}`, () => {
     ['mkt historical --profile=prod ', ['CBOE']],
     ['mkt results --exchange-name NYSE,', ['NYSE,IEX', 'NYSE,NASDAQ']],
     ['mkt results --columns id,exch', ['id,exchange_name']],
-    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.tier_1.', [...TIER_1].sort()],
+    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', [...TIERS].sort()],
   ])('%j completes to %j', async (line, expected) => {
     expect(await fishCompletions(line)).toEqual(expected);
   });

@@ -117,11 +117,11 @@ describe('results from a server that sends invalid UTF-8, lone surrogates and ne
     const env = await serve();
     expect(await mkt(['results', '-f', 'table', '--columns', COLUMNS.join(',')], env)).toBe(
       [
-        '┌────┬──────────────────┬──────────────┬─────────────────────────────┬──────────────────────┬─────────────────────┬────────────────┐',
-        '│ id │ fee_type         │ fee_category │ fee_amount                  │ fee_basis            │ fee_notes           │ fee_conditions │',
-        '├────┼──────────────────┼──────────────┼─────────────────────────────┼──────────────────────┼─────────────────────┼────────────────┤',
-        '│ r1 │ bad �, �(, cut � │ lone � and � │ {"rate":"�","list":["a",1]} │ pair 😀, text \\ud800 │ ["Option","Equity"] │ [{"a":1},"b"]  │',
-        '└────┴──────────────────┴──────────────┴─────────────────────────────┴──────────────────────┴─────────────────────┴────────────────┘',
+        '┌────┬──────────────────┬──────────────┬─────────────────────────────┬──────────────────────┬─────────────────────┬───────────────┐',
+        '│ ID │ Type             │ Category     │ Amount                      │ Basis                │ Notes               │ Conditions    │',
+        '├────┼──────────────────┼──────────────┼─────────────────────────────┼──────────────────────┼─────────────────────┼───────────────┤',
+        '│ r1 │ bad �, �(, cut � │ lone � and � │ {"rate":"�","list":["a",1]} │ pair 😀, text \\ud800 │ ["Option","Equity"] │ [{"a":1},"b"] │',
+        '└────┴──────────────────┴──────────────┴─────────────────────────────┴──────────────────────┴─────────────────────┴───────────────┘',
         '',
       ].join('\n'),
     );
@@ -142,6 +142,7 @@ describe('results from a server that sends invalid UTF-8, lone surrogates and ne
   });
 });
 
+// The body is a fee schedule's; where columns come from the data (the hostile keys in the header), it is asked for as rules, since fees declare theirs.
 describe('an exchange resource from such a server (fees)', () => {
   it('json and ndjson: U+FFFD in keys and values', async () => {
     const env = await serve();
@@ -161,7 +162,7 @@ describe('an exchange resource from such a server (fees)', () => {
 
   it('csv: U+FFFD in the header and the cells, arrays as JSON text', async () => {
     const env = await serve();
-    expect(await mkt(['fees', 'NYSE', '-f', 'csv'], env)).toBe(
+    expect(await mkt(['rules', 'NYSE', '-f', 'csv'], env)).toBe(
       'exchange,effective_date,fee_schedule.maker_fee,fee_schedule.taker_fee,fee_schedule.tier_thresholds.tier_1.volume,' +
         'fee_schedule.tier_thresholds.tier_1.maker_rebate,venues,mixed,�key,x�(,last_updated\r\n' +
         'NY�SE�,2024-01-01,-0.002,0.003,1000,-0.001,"[""A"",""�""]","[{""a"":1},""b""]",v,w,2024-01-02T00:00:00Z\r\n',
@@ -172,7 +173,7 @@ describe('an exchange resource from such a server (fees)', () => {
     const env = await serve();
     const view = await mkt(['fees', 'NYSE', '-f', 'table'], env);
     expect(view.split('\n').slice(0, 3)).toEqual(['┌────────────────┬──────────────────────┐', '│ Exchange       │ NY�SE�               │', '│ Effective date │ 2024-01-01           │']);
-    expect(await mkt(['fees', 'NYSE', '-f', 'table', '--columns', 'exchange,venues,mixed'], env)).toBe(
+    expect(await mkt(['rules', 'NYSE', '-f', 'table', '--columns', 'exchange,venues,mixed'], env)).toBe(
       [
         '┌──────────┬────────┬───────────────┐',
         '│ exchange │ venues │ mixed         │',
@@ -187,7 +188,7 @@ describe('an exchange resource from such a server (fees)', () => {
 
   it('parquet: U+FFFD in column names and strings, arrays as JSON text', async () => {
     const env = await serve();
-    expect(await parquetRows(['fees', 'NYSE'], env)).toEqual([
+    expect(await parquetRows(['rules', 'NYSE'], env)).toEqual([
       {
         exchange: 'NY�SE�',
         effective_date: '2024-01-01',
@@ -202,7 +203,7 @@ describe('an exchange resource from such a server (fees)', () => {
         last_updated: '2024-01-02T00:00:00Z',
       },
     ]);
-    const file = readFileSync(join(dir, 'fees-NYSE.parquet'));
+    const file = readFileSync(join(dir, 'rules-NYSE.parquet'));
     expect(file.includes(Buffer.from('\uFFFDkey'))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { displayWidth } from '../../src/output/text-width.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { hasScript, runOnTerminal as runOnPty } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
+import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 
 /*
  * What an analyst sees at a terminal of 60, 80, 100 or 200 columns: the results table keeps
@@ -17,6 +18,7 @@ const onTerminal = hasScript ? it : it.skip;
 const SKIPPED = hasScript ? '' : ' (SKIPPED: script from util-linux is not installed)';
 
 const sandbox = useSandbox({ records: 650 });
+const startServer = useRecordingServers();
 const serviceEnv = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
 
 /** What a terminal `columns` wide shows of `mkt args…`, colour left out. */
@@ -49,12 +51,32 @@ const headers = (text: string): string[] => {
 };
 /** Every cell's text in reading order, borders and padding gone: what a wrapped value reads as. */
 const flatText = (text: string): string => text.replace(/[│┌┐└┘├┤┬┴┼─]/g, ' ').replace(/\s+/g, ' ');
+/** A line across the table under a row, of no cells: the row's detail. */
+const isDetail = (line: string): boolean => line.startsWith('│') && line.split('│').length === 3;
 /** The data rows of a grid, as the cells of each line. */
 const rowCells = (text: string): string[][] =>
   linesOf(text)
-    .filter((line) => line.startsWith('│'))
+    .filter((line) => line.startsWith('│') && !isDetail(line))
     .slice(1)
     .map((line) => line.split('│').slice(1, -1).map((cell) => cell.trim()));
+/** Each row's detail, its lines joined. */
+const detailsOf = (text: string): string[] => {
+  const details: string[] = [];
+  for (const line of linesOf(text).filter((candidate) => candidate.startsWith('│')).slice(1)) {
+    if (!isDetail(line)) {
+      if (line.split('│')[1]?.trim() !== '') details.push('');
+      continue;
+    }
+    details[details.length - 1] = `${details.at(-1) ?? ''} ${line.slice(1, -1).trim()}`.trim();
+  }
+  return details;
+};
+/** What a record's detail line says: the charge type, basis, symbol and volume tier it has. */
+const detailOf = (record: FeeScheduleResult): string =>
+  ([['charge type', record.fee_charge_type], ['basis', record.fee_basis], ['symbol', record.fee_symbol], ['volume', record.fee_monthly_volume]] as const)
+    .filter(([, value]) => value)
+    .map(([label, value]) => `${label} ${value}`)
+    .join(' ');
 
 /** A line of the vertical layout: the label, then the whole value. */
 const labelLine = (label: string, value: string): RegExp => new RegExp(`^${label} {2,}${value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm');
@@ -88,6 +110,8 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     const rows = rowCells(screen);
     expect(rows.map((cells) => cells[5])).toEqual(records.map((record) => record.fee_amount));
     expect(rows.map((cells) => cells[0])).toEqual(records.map((record) => record.exchange_name));
+    // Issue 39, point 4: under each row, what else tells it apart.
+    expect(detailsOf(screen).map((detail) => detail.replaceAll(' · ', ' '))).toEqual(records.map(detailOf));
   });
 
   it('at 80 columns: an amount of several words wraps at its spaces onto more lines of its cell, never cut', async () => {
@@ -121,17 +145,136 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     expect(rowCells(screen).map((cells) => cells[7])).toEqual(records.map((record) => record.scraped_time));
   });
 
-  onTerminal('--columns id,fee_amount,scraped_time,version_id: exactly those, under their names, whole; vertical until 200 columns', async () => {
+  onTerminal('--columns id,fee_amount,scraped_time,version_id: exactly those, under their short labels, whole; vertical until 200 columns', async () => {
     const args = ['results', '--page-size', '5', '--columns', 'id,fee_amount,scraped_time,version_id'];
     const records = await json<FeeScheduleResult[]>(args);
     for (const width of [60, 80, 100, 200]) {
       const screen = await onPty(args, width);
       fitsWithin(screen, width);
       expect(screen).not.toContain('…');
-      if (width === 200) expect(headers(screen)).toEqual(['id', 'fee_amount', 'scraped_time', 'version_id']);
-      else expect(screen).toMatch(/^─\[ record 1 \]─+\nid {2,}\S+\nfee_amount {2,}\S+\nscraped_time {2,}\S+\nversion_id {2,}\S+$/m);
+      if (width === 200) expect(headers(screen)).toEqual(['ID', 'Amount', 'Scraped', 'Version']);
+      else expect(screen).toMatch(/^─\[ record 1 \]─+\nID {2,}\S+\nAmount {2,}\S+\nScraped {2,}\S+\nVersion {2,}\S+$/m);
       for (const record of records) for (const value of [record.id, record.fee_amount, record.scraped_time, record.version_id]) expect(screen).toContain(value);
     }
+  });
+});
+
+describe('line items alike in the six columns (issue 39, point 4)', () => {
+  /** One line item, and four more that differ from it in one field each. */
+  const ITEM: FeeScheduleResult = {
+    id: 'a', exchange_name: 'KRX', fee_type: 'Equity', fee_category: 'Port Fees And Other Services', fee_charge_type: 'Per Share',
+    fee_amount: '$0.0019', fee_action: 'Other', fee_action_details: null, fee_basis: 'Per side', fee_notes: null, fee_reference: null,
+    fee_participant: 'All', fee_participant_details: null, fee_monthly_volume: null, fee_monthly_volume_criteria: null,
+    fee_symbol_classification: 'All', fee_symbol_type: 'N/A', fee_trade_type: null, fee_symbol: null, fee_excluded_symbols: null,
+    fee_conditions: null, fee_exclusions: null, fee_extra_info: null, version_id: 'v', scraped_time: '2025-06-20T17:07:48+00:00',
+    created_on: '2025-06-20T17:10:00',
+  };
+  const ITEMS: FeeScheduleResult[] = [
+    ITEM,
+    { ...ITEM, id: 'b', fee_charge_type: 'Per Contract' },
+    { ...ITEM, id: 'c', fee_basis: 'Per million notional' },
+    { ...ITEM, id: 'd', fee_symbol: 'AAPL, MSFT, NVDA' },
+    { ...ITEM, id: 'e', fee_monthly_volume: '≥ 0.30% TCV' },
+  ];
+  const serve = async () => {
+    const page = { success: true, message: 'ok', data: ITEMS, total_records: 5, page_size: 20, total_pages: 1, current_page: 0, query_time: 0.001, disable_jsonable_encoder: false };
+    const server = await startServer((_request, response) => sendJson(response, 200, page));
+    return { MKT_BASE_URL: server.url, MKT_API_KEY: 'k' };
+  };
+
+  /** A table's rows, each followed by its detail. */
+  const table = (rule: (left: string, middle: string, right: string) => string, head: string, row: string, details: string[]): string[] => [
+    rule('┌', '┬', '┐'),
+    head,
+    rule('├', '┼', '┤'),
+    ...details.flatMap((detail) => [row, detail]),
+    rule('└', '┴', '┘'),
+  ];
+  const ruleOf = (widths: number[]) => (left: string, middle: string, right: string) => `${left}${widths.map((width) => '─'.repeat(width + 2)).join(middle)}${right}`;
+  const DETAILS = [
+    'charge type Per Share · basis Per side',
+    'charge type Per Contract · basis Per side',
+    'charge type Per Share · basis Per million notional',
+    'charge type Per Share · basis Per side · symbol AAPL, MSFT, NVDA',
+    'charge type Per Share · basis Per side · volume ≥ 0.30% TCV',
+  ];
+  const detailLine = (detail: string, width: number) => `│   ${detail.padEnd(width - 6)} │`;
+
+  it.each([
+    [
+      100,
+      table(
+        ruleOf([8, 6, 15, 6, 11, 7, 25]),
+        '│ Exchange │ Type   │ Category        │ Action │ Participant │ Amount  │ Scraped                   │',
+        '│ KRX      │ Equity │ Port Fees And … │ Other  │ All         │ $0.0019 │ 2025-06-20T17:07:48+00:00 │',
+        DETAILS.map((detail) => detailLine(detail, 100)),
+      ),
+    ],
+    [
+      80,
+      table(
+        ruleOf([8, 6, 23, 6, 11, 7]),
+        '│ Exchange │ Type   │ Category                │ Action │ Participant │ Amount  │',
+        '│ KRX      │ Equity │ Port Fees And Other Se… │ Other  │ All         │ $0.0019 │',
+        DETAILS.map((detail) => detailLine(detail, 80)),
+      ),
+    ],
+    [
+      60,
+      [
+        '─[ record 1 ]────────────────────────────',
+        'Exchange     KRX',
+        'Type         Equity',
+        'Category     Port Fees And Other Services',
+        'Action       Other',
+        'Participant  All',
+        'Symbol type  N/A',
+        'Amount       $0.0019',
+        'Scraped      2025-06-20T17:07:48+00:00',
+        'Charge type  Per Share',
+        'Basis        Per side',
+        'Symbol',
+        'Volume',
+        '─[ record 2 ]────────────────────────────',
+      ],
+    ],
+  ])('at %i columns they differ in what the table shows', async (width, expected) => {
+    const run = await runInProcess(['results', '--no-color'], { env: await serve(), stdout: { isTTY: true, columns: width } });
+    expect(run.code).toBe(0);
+    expect(linesOf(run.stdout).slice(0, expected.length)).toEqual(expected);
+  });
+
+  it('seven --columns fit 100 columns under their short labels; CSV keeps the field names', async () => {
+    const args = ['results', '--no-color', '--columns', 'exchange_name,fee_type,fee_charge_type,fee_basis,fee_symbol,fee_monthly_volume,fee_amount'];
+    const env = await serve();
+    const run = await runInProcess(args, { env, stdout: { isTTY: true, columns: 100 } });
+    expect(run.code).toBe(0);
+    expect(linesOf(run.stdout)).toEqual([
+      '┌──────────┬────────┬──────────────┬────────────────────┬──────────────────┬─────────────┬─────────┐',
+      '│ Exchange │ Type   │ Charge type  │ Basis              │ Symbol           │ Volume      │ Amount  │',
+      '├──────────┼────────┼──────────────┼────────────────────┼──────────────────┼─────────────┼─────────┤',
+      '│ KRX      │ Equity │ Per Share    │ Per side           │                  │             │ $0.0019 │',
+      '│ KRX      │ Equity │ Per Contract │ Per side           │                  │             │ $0.0019 │',
+      '│ KRX      │ Equity │ Per Share    │ Per million notio… │                  │             │ $0.0019 │',
+      '│ KRX      │ Equity │ Per Share    │ Per side           │ AAPL, MSFT, NVDA │             │ $0.0019 │',
+      '│ KRX      │ Equity │ Per Share    │ Per side           │                  │ ≥ 0.30% TCV │ $0.0019 │',
+      '└──────────┴────────┴──────────────┴────────────────────┴──────────────────┴─────────────┴─────────┘',
+    ]);
+    const csv = await runInProcess([...args, '-f', 'csv'], { env });
+    expect(csv.stdout.split('\r\n')[0]).toBe('exchange_name,fee_type,fee_charge_type,fee_basis,fee_symbol,fee_monthly_volume,fee_amount');
+  });
+
+  it('--parse-amounts: the parsed value and unit after the amount', async () => {
+    const run = await runInProcess(['results', '--no-color', '--parse-amounts'], { env: await serve(), stdout: { isTTY: true, columns: 100 } });
+    expect(run.code).toBe(0);
+    expect(linesOf(run.stdout)).toEqual(
+      table(
+        ruleOf([8, 6, 27, 6, 11, 7, 6, 4]),
+        '│ Exchange │ Type   │ Category                    │ Action │ Participant │ Amount  │  Value │ Unit │',
+        '│ KRX      │ Equity │ Port Fees And Other Servic… │ Other  │ All         │ $0.0019 │ 0.0019 │ USD  │',
+        DETAILS.map((detail) => detailLine(detail, 100)),
+      ),
+    );
   });
 });
 
@@ -144,11 +287,11 @@ describe('mkt results, in process as a terminal', () => {
       fitsWithin(screen, width);
       const vertical = screen.startsWith('─[ record 1 ]');
       const amounts = vertical
-        ? linesOf(screen).filter((line) => line.startsWith('fee_amount')).map((line) => line.replace(/^fee_amount +/, ''))
+        ? linesOf(screen).filter((line) => line.startsWith('Amount')).map((line) => line.replace(/^Amount +/, ''))
         : rowCells(screen).map((cells) => cells[0]);
       expect(amounts).toEqual(records.map((record) => record.fee_amount));
       if (vertical) expect(screen).not.toContain('…');
-      else expect(headers(screen)).toEqual(['fee_amount', 'fee_notes', 'fee_conditions', 'fee_exclusions', 'fee_extra_info']);
+      else expect(headers(screen)).toEqual(['Amount', 'Notes', 'Conditions', 'Exclusions', 'Extra info']);
     }
   });
 
@@ -161,9 +304,9 @@ describe('mkt results, in process as a terminal', () => {
     expect(blocks).toHaveLength(records.length);
     let wrapped = 0;
     for (const [index, block] of blocks.entries()) {
-      const lines = block.slice(block.indexOf('fee_monthly_volume_criteria')).trimEnd().split('\n');
+      const lines = block.slice(block.indexOf('Volume criteria')).trimEnd().split('\n');
       if (lines.length > 1) wrapped++;
-      const value = lines.map((line) => line.replace(/^fee_monthly_volume_criteria/, '').trim()).join(' ').trim();
+      const value = lines.map((line) => line.replace(/^Volume criteria/, '').trim()).join(' ').trim();
       expect(value).toBe(records[index]?.fee_monthly_volume_criteria ?? '');
     }
     expect(wrapped).toBeGreaterThan(0);

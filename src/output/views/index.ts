@@ -27,11 +27,17 @@ function isFeeSchedule(body: unknown): boolean {
   return isPlainObject(body) && isPlainObject(body.fee_schedule) && isPlainObject(body.fee_schedule.tier_thresholds);
 }
 
+/** Whether an answer of `fees` or `historical` has the containers of its documented shape. */
+export function isOfScheduleShape(resource: 'fees' | 'historical', body: unknown): boolean {
+  if (resource === 'fees') return isFeeSchedule(body);
+  return isPlainObject(body) && Array.isArray(body.fee_schedules) && body.fee_schedules.every((schedule) => isFeeSchedule(schedule));
+}
+
 function renderOfShape(resource: ExchangeResource, body: unknown, target: OutputTarget): string | undefined {
   if (!isPlainObject(body)) return undefined;
   switch (resource) {
     case 'fees':
-      return isFeeSchedule(body) ? renderFeesView(body as unknown as ExchangeFeeSchedule, target) : undefined;
+      return isOfScheduleShape(resource, body) ? renderFeesView(body as unknown as ExchangeFeeSchedule, target) : undefined;
     case 'rules':
       return isPlainObject(body.rules) && isPlainObject(body.rules.trading_hours) && isPlainObject(body.rules.circuit_breakers)
         ? renderRulesView(body as unknown as ExchangeRules, target)
@@ -39,9 +45,7 @@ function renderOfShape(resource: ExchangeResource, body: unknown, target: Output
     case 'orderTypes':
       return Array.isArray(body.order_types) ? renderOrderTypesView(body as unknown as ExchangeOrderTypes, target) : undefined;
     case 'historical':
-      return Array.isArray(body.fee_schedules) && body.fee_schedules.every((schedule) => isFeeSchedule(schedule))
-        ? renderHistoricalView(body as unknown as HistoricalFeeSchedules, target)
-        : undefined;
+      return isOfScheduleShape(resource, body) ? renderHistoricalView(body as unknown as HistoricalFeeSchedules, target) : undefined;
   }
 }
 

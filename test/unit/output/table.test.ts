@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../../src/api/fields.js';
 import type { OutputTarget, TableColumn } from '../../../src/output/exporter.js';
-import { cellText, fitColumnWidths } from '../../../src/output/grid.js';
+import { cellText, fitColumnWidths, gridLines } from '../../../src/output/grid.js';
 import { displayWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text-width.js';
 import { renderExchangeView } from '../../../src/output/views/index.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
@@ -211,5 +211,33 @@ describe('cellText', () => {
   // Issue 35, point 6: what serverText makes visible in a message, a table cell defuses too.
   it('defuses bidi overrides and isolates, and breaks lines at U+2028 and U+2029', () => {
     expect(cellText('NYSE\u202eXIUQ\u202c \u2066a\u2069\u2028b\u2029c')).toBe('NYSE\uFFFDXIUQ\uFFFD \uFFFDa\uFFFD↵b↵c');
+  });
+});
+
+describe('the detail line under a row (issue 39, point 4)', () => {
+  const columns = [{ header: 'Name' }, { header: 'Amount', fit: 'whole' as const }];
+  const texts = [['a', '$1'], ['b', '$2']];
+  const detail = { labels: ['Charge type', 'Symbol'], texts: [['Per Share', 'AAPL, MSFT, NVDA, TSLA, AMZN, GOOG'], ['', '']] };
+  const lines = (target: Partial<OutputTarget>) => [...gridLines(columns, { texts, detail }, { stream: new MemoryStream(), isTTY: true, color: false, width: 20, ...target })];
+
+  it('says the fields with a value, labelled, across the table; a field wider than a line wraps, the next starts a line; none, no line', () => {
+    expect(lines({})).toEqual([
+      '┌──────┬────────┐',
+      '│ Name │ Amount │',
+      '├──────┼────────┤',
+      '│ a    │ $1     │',
+      '│   charge type │',
+      '│   Per Share   │',
+      '│   symbol      │',
+      '│   AAPL, MSFT, │',
+      '│   NVDA, TSLA, │',
+      '│   AMZN, GOOG  │',
+      '│ b    │ $2     │',
+      '└──────┴────────┘',
+    ]);
+  });
+
+  it('is dim where colour is allowed', () => {
+    expect(lines({ color: true })[4]).toBe(`│   ${ESC}[2mcharge type${ESC}[0m │`);
   });
 });
