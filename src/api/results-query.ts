@@ -8,7 +8,7 @@ import type { ResultsQuery } from './filters.js';
 export const INCLUDE_PARAMETERS = ['include_source', 'include_footnotes', 'include_definitions'] as const;
 export type IncludeParameter = (typeof INCLUDE_PARAMETERS)[number];
 /** The citations asked for: each present only when asked, so that nothing is sent otherwise. */
-export type Includes = Partial<Record<IncludeParameter, true>>;
+export type Includes = Partial<Record<IncludeParameter, boolean>>;
 
 /** The query string of the results endpoint: arrays as repeated parameters, in a stable order. */
 export function toResultsSearchParams(query: ResultsQuery): URLSearchParams {

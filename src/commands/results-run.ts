@@ -34,7 +34,7 @@ export interface ResultsRequest {
  * always shown, and when they cannot fit in a row the table turns vertical. Then, room
  * permitting, when it was scraped (priority 2) and the symbol type (priority 1, left out first).
  */
-const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
+export const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
   { name: 'exchange_name', header: 'Exchange' },
   { name: 'fee_type', header: 'Type' },
   { name: 'fee_category', header: 'Category' },

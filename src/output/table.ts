@@ -3,6 +3,7 @@ import { valueText } from './flatten.js';
 import { cellText, type GridColumn, type GridText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
+import { relationshipLines } from './views/relationships.js';
 
 /** An array of scalars: a list, shown one item a line. */
 function isList(value: unknown): value is readonly unknown[] {
@@ -15,6 +16,8 @@ function isList(value: unknown): value is readonly unknown[] {
  */
 function tableCell(value: unknown, listsAsLines: boolean): GridText {
   if (value === null || value === undefined) return '';
+  const relationships = relationshipLines(value);
+  if (relationships) return relationships.map(cellText);
   if (listsAsLines && isList(value)) return value.map((item) => cellText(valueText(item)));
   return cellText(valueText(value));
 }
