@@ -190,9 +190,10 @@ function registerResultGetCommand(results: Command, contextFor: ContextFor): voi
     )
     .argument('<id>', 'the record\'s id', idArgument('<id>', "a record's id"));
   addIncludeOptions(command);
-  command.action(async (id: string, flags: IncludeFlags, self: Command) => {
+  command.action(async (id: string, _flags: IncludeFlags, self: Command) => {
     const { runResultGet } = await import('./by-id-run.js');
-    await runResultGet(contextFor(self), { id, includes: includesOf(flags) });
+    // `results` takes the same flags, and commander gives them to it wherever they are on the line.
+    await runResultGet(contextFor(self), { id, includes: includesOf(self.optsWithGlobals<IncludeFlags>()) });
   });
   addExamples(command, [
     { comment: 'An analyst: one fee line item, field by field, with its source and footnotes', command: 'mkt results get ae619174-ca79-432a-b437-b653cb6e145b --include-source --include-footnotes' },
