@@ -4,8 +4,7 @@ import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import type { ServiceClient } from '../api/client.js';
 import { recordNamed } from '../api/results-page.js';
 import type { Includes } from '../api/results-query.js';
-import type { FeeScheduleResultsPage } from '../api/types.js';
-import { type ResultsSource, walkResults } from '../api/walk.js';
+import { walkVersion } from '../api/version-walk.js';
 import { NotFoundError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
 import { inOneBatch } from '../output/exporter.js';
@@ -27,9 +26,6 @@ export interface ByIdRequest {
 const RECORD_ENDPOINT = 'GET /api/v1/fee-schedule-results/{record_id}';
 const VERSION_ENDPOINT = 'GET /api/v1/fee-schedule-results/versions/{version_id}';
 
-/** A version's pages are asked at the largest size the service gives: fewer requests. */
-const VERSION_PAGE_SIZE = 100;
-
 /** `mkt results get <id>`: the record from the service, or from the mirror when the service has no such endpoint. */
 export async function runResultGet(context: Context, request: ByIdRequest): Promise<void> {
   const { globals } = context;
@@ -47,41 +43,20 @@ export async function runResultGet(context: Context, request: ByIdRequest): Prom
 
 /**
  * `mkt version <version_id>`: every record of the version, walked page by page as `results --all`
- * walks (src/api/walk.ts), or from the mirror when the service has no such endpoint.
+ * walks (walkVersion), or from the mirror when the service has no such endpoint.
  */
 export async function runVersion(context: Context, request: ByIdRequest): Promise<void> {
   const { globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   const client = await context.client();
-  const query = { page_size: VERSION_PAGE_SIZE, ...request.includes };
-  const first = await client.fetchVersionPage(request.id, { ...query, page_number: 0 });
-  const batches = first === undefined
-    ? inOneBatch(await fromTheMirror(context, client, VERSION_ENDPOINT, 'version_id', request.id, `version ${serverText(request.id, settings.apiKey)}`))
-    : walkResults(versionPages(client, request.id, first), query, {
-      all: true,
-      allowDrift: request.allowDrift === true,
-      warn: (message) => context.log.warn(message),
-    });
+  const walk = await walkVersion(client, request.id, request.includes, {
+    allowDrift: request.allowDrift === true,
+    warn: (message) => context.log.warn(message),
+  });
+  const batches = walk
+    ?? inOneBatch(await fromTheMirror(context, client, VERSION_ENDPOINT, 'version_id', request.id, `version ${serverText(request.id, settings.apiKey)}`));
   await writeDataset({ shape: 'list', batches, columns: FEE_SCHEDULE_RESULT_FIELDS, select: globals.columns, tableColumns: RESULTS_TABLE_COLUMNS }, output);
-}
-
-/** The version's pages as a walk reads them: the first, already fetched, then the others as asked. */
-function versionPages(client: ServiceClient, versionId: string, first: FeeScheduleResultsPage): ResultsSource {
-  let firstPage: FeeScheduleResultsPage | undefined = first;
-  return {
-    host: client.host,
-    async fetchResultsPage(query) {
-      const page = query.page_number === 0 ? firstPage : undefined;
-      firstPage = undefined;
-      // A service that answered the first page and not a later one no longer offers the endpoint: the walk cannot be whole.
-      return page ?? (await client.fetchVersionPage(versionId, query)) ?? missingPage(client, query.page_number ?? 0);
-    },
-  };
-}
-
-function missingPage(client: ServiceClient, page: number): never {
-  throw new NotFoundError(`${client.host} answered 404 for page ${page} of the version, after its first page`);
 }
 
 /**
