@@ -246,3 +246,55 @@ describe('mkt version', () => {
     expect(missing.code).toBe(4);
   });
 });
+
+describe('mkt diff --from/--to by version id', () => {
+  /** Two versions of nyse option: r-2 changed its amount, r-3 was added, both cited on their pages. */
+  const older = [record2026('a-1', { version_id: 'v-1', fee_charge_type: 'Routing' }), record2026('a-2', { version_id: 'v-1' })];
+  const cite = (page: number) => ({ source_document: 'NYSE Price List.pdf', source_link: 'https://cdn.example.com/nyse/2026-03.pdf', page_number: page });
+  const newer = [
+    record2026('b-1', { version_id: 'v-2', fee_charge_type: 'Routing', scraped_time: '2026-03-01T00:00:00.000000Z', ...cite(3) }),
+    record2026('b-2', { version_id: 'v-2', fee_amount: '$0.55', scraped_time: '2026-03-01T00:00:00.000000Z', ...cite(12) }),
+    record2026('b-3', { version_id: 'v-2', fee_charge_type: 'Port', fee_amount: '$100', scraped_time: '2026-03-01T00:00:00.000000Z', ...cite(17) }),
+  ];
+  const versions: Record<string, FeeScheduleResult2026[]> = { 'v-1': older, 'v-2': newer };
+
+  it('reads each version from the version endpoint with its sources, and says where the newer one is published', async () => {
+    const server = await servers((request, response) => {
+      const id = /^\/api\/v1\/fee-schedule-results\/versions\/(.+)$/.exec(pathOf(request))?.[1] ?? '';
+      const records = versions[id];
+      if (!records) return sendJson(response, 404, NOT_FOUND_2026('Version not found.'));
+      sendJson(response, 200, page2026(records, records.length, 100, 0));
+    });
+    const run = await runInProcess(['diff', 'nyse', 'Option', '--from', 'v-1', '--to', 'v-2', '-f', 'ndjson'], env(server.url));
+    expect(run.code).toBe(0);
+    expect(server.requests.map((request) => request.url)).toEqual(
+      ['v-2', 'v-1'].map((id) => `/api/v1/fee-schedule-results/versions/${id}?page_size=100&include_source=true&page_number=0`),
+    );
+    expect(run.stdout).toBe(
+      `${JSON.stringify({ change: 'changed', before: older[1], after: newer[1], fields: ['fee_amount'] })}\n`
+        + `${JSON.stringify({ change: 'added', before: null, after: newer[2], fields: [] })}\n`,
+    );
+    expect(run.stderr).toBe(
+      'nyse Option: 1 changed, 1 added, 0 removed · v-1 (2026-02-26) → v-2 (2026-03-01)\n'
+        + 'source of v-2: NYSE Price List.pdf, https://cdn.example.com/nyse/2026-03.pdf, pages 12, 17\n',
+    );
+  });
+
+  it('refuses a version of another fee schedule, exit 4', async () => {
+    const server = await servers((_request, response) => sendJson(response, 200, page2026(older, older.length, 100, 0)));
+    const run = await runInProcess(['diff', 'nyse', 'Equity', '--from', 'v-1', '--to', 'v-2'], env(server.url));
+    expect(run.stderr).toBe('mkt: nyse Equity has no version v-2: it is a version of nyse option\n');
+    expect(run.code).toBe(4);
+  });
+
+  it('from a service without the endpoint: the group\'s results, as before', async () => {
+    const records = [record('r-1', 'v-1'), { ...record('r-2', 'v-2'), fee_amount: '$0.55', scraped_time: '2025-07-01T00:00:00.000000+00:00' }];
+    const server = await firstShapeService(records);
+    const run = await runInProcess(['diff', 'NYSE', 'Option', '--from', 'v-1', '--to', 'v-2', '-f', 'ndjson'], env(server.url, { MKT_MIRROR: join(tempDir('mkt-none-'), 'none.duckdb') }));
+    expect(run.stderr).toBe('NYSE Option: 1 changed, 0 added, 0 removed · v-1 (2025-06-25) → v-2 (2025-07-01)\n');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe(`${JSON.stringify({ change: 'changed', before: records[0], after: records[1], fields: ['fee_amount'] })}\n`);
+    expect(server.requests.map((request) => pathOf(request))).toEqual(['/api/v1/fee-schedule-results/versions/v-2', '/api/v1/fee-schedule-results']);
+    expect(queryOf(server.requests[1]!).get('include_source')).toBe('true');
+  });
+});
