@@ -213,3 +213,36 @@ describe('cellText', () => {
     expect(cellText('NYSE\u202eXIUQ\u202c \u2066a\u2069\u2028b\u2029c')).toBe('NYSE\uFFFDXIUQ\uFFFD \uFFFDa\uFFFD↵b↵c');
   });
 });
+
+describe("a 2026 record's relationships (issue 38, point 2)", () => {
+  const relationships = {
+    footnotes: [{ text: 'Rebates are paid monthly.' }, { text: 7 }],
+    definitions: [{ term: 'ADV', text: 'average daily volume' }],
+  };
+  const columns = ['record_id', 'fee_amount', 'relationships'].map((name) => ({ name, kind: 'string' as const, nullable: true }));
+
+  it('shows the footnotes and definitions one a line in the vertical layout, what is not text left out', async () => {
+    const stdout = new MemoryStream(true, 30);
+    await writeDataset(
+      { shape: 'list', batches: from([{ record_id: 'r-1', fee_amount: '$0.50', relationships }]), columns },
+      options({ format: 'table', stdout }),
+    );
+    expect(stdout.text()).toBe([
+      '─[ record 1 ]─────────────────',
+      'record_id      r-1',
+      'fee_amount     $0.50',
+      'relationships  footnote:',
+      '                 Rebates are',
+      '                 paid monthly.',
+      '               ADV: average',
+      '                 daily volume',
+      '',
+    ].join('\n'));
+  });
+
+  it('writes any other value of the field as its JSON text', async () => {
+    const stdout = new MemoryStream(false);
+    await writeDataset({ shape: 'list', batches: from([{ record_id: 'r-1', fee_amount: '$1', relationships: { footnotes: [] } }]), columns }, options({ format: 'table', stdout }));
+    expect(stdout.text()).toContain('│ {"footnotes":[]} │');
+  });
+});
