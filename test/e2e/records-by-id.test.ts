@@ -53,6 +53,14 @@ async function firstShapeService(records: Record<string, unknown>[]) {
 
 const env = (url: string, extra: Record<string, string> = {}) => ({ env: { MKT_BASE_URL: url, MKT_API_KEY: KEY, ...extra } });
 
+/** A service of the first shape holding `records`, and a mirror of it synced. */
+async function syncedFrom(records: Record<string, unknown>[]) {
+  const server = await firstShapeService(records);
+  const mirror = join(tempDir('mkt-held-'), 'held.duckdb');
+  expect((await runInProcess(['sync', '--quiet'], env(server.url, { MKT_MIRROR: mirror }))).code).toBe(0);
+  return { server, mirror, host: new URL(server.url).host };
+}
+
 describe('the citation flags', () => {
   it('results sends include_source, include_footnotes and include_definitions as true, only when given', async () => {
     const server = await servers((_request, response) => sendJson(response, 200, emptyResultsPage()));
@@ -178,10 +186,7 @@ describe('mkt results get', () => {
 
   it('from a service without the endpoint: the record the mirror holds, said in one line; one it does not hold exits 4', async () => {
     const records = [record('r-1', 'v-1'), record('r-2', 'v-1'), record('r-3', 'v-2')];
-    const server = await firstShapeService(records);
-    const mirror = join(tempDir('mkt-held-'), 'held.duckdb');
-    expect((await runInProcess(['sync', '--quiet'], env(server.url, { MKT_MIRROR: mirror }))).code).toBe(0);
-    const host = new URL(server.url).host;
+    const { server, mirror, host } = await syncedFrom(records);
 
     const held = await runInProcess(['results', 'get', 'r-2', '-f', 'json'], env(server.url, { MKT_MIRROR: mirror }));
     expect(held.stderr).toBe(`warning: ${host} does not offer GET /api/v1/fee-schedule-results/{record_id}: record r-2 from the mirror ${mirror}\n`);
@@ -231,10 +236,7 @@ describe('mkt version', () => {
 
   it('from a service without the endpoint: the records of the version the mirror holds, said in one line', async () => {
     const records = [record('r-1', 'v-1'), record('r-2', 'v-2'), record('r-3', 'v-1')];
-    const server = await firstShapeService(records);
-    const mirror = join(tempDir('mkt-held-'), 'held.duckdb');
-    expect((await runInProcess(['sync', '--quiet'], env(server.url, { MKT_MIRROR: mirror }))).code).toBe(0);
-    const host = new URL(server.url).host;
+    const { server, mirror, host } = await syncedFrom(records);
 
     const held = await runInProcess(['version', 'v-1', '-f', 'ndjson'], env(server.url, { MKT_MIRROR: mirror }));
     expect(held.stderr).toBe(`warning: ${host} does not offer GET /api/v1/fee-schedule-results/versions/{version_id}: version v-1 from the mirror ${mirror}\n`);
