@@ -191,6 +191,10 @@ function registerResultGetCommand(results: Command, contextFor: ContextFor): voi
     .argument('<id>', 'the record\'s id', idArgument('<id>', "a record's id"));
   addIncludeOptions(command);
   command.action(async (id: string, _flags: IncludeFlags, self: Command) => {
+    // The flags of `results` that say which records, given with get: refused rather than ignored.
+    const own = new Set(command.options.map((option) => option.attributeName()));
+    const stray = results.options.find((option) => !own.has(option.attributeName()) && results.getOptionValue(option.attributeName()) !== undefined);
+    if (stray) throw new UsageError(`results get reads one record by its id: leave out ${stray.long}`);
     const { runResultGet } = await import('./by-id-run.js');
     // `results` takes the same flags, and commander gives them to it wherever they are on the line.
     await runResultGet(contextFor(self), { id, includes: includesOf(self.optsWithGlobals<IncludeFlags>()) });

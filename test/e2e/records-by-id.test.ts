@@ -198,6 +198,14 @@ describe('mkt results get', () => {
     expect(missing.code).toBe(4);
   });
 
+  it('refuses the flags of results that choose records, before sending anything', async () => {
+    const server = await service2026();
+    const run = await runInProcess(['results', 'get', 'r-1', '--include-source', '--all'], env(server.url));
+    expect(run.stderr).toBe('mkt: results get reads one record by its id: leave out --all\n');
+    expect(run.code).toBe(2);
+    expect(server.requests).toEqual([]);
+  });
+
   it('refuses an id that is not one word before sending anything', async () => {
     const server = await service2026();
     const run = await runInProcess(['results', 'get', '..'], env(server.url));
