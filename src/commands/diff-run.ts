@@ -200,7 +200,12 @@ async function versionPairById(service: ServiceClient, group: { exchange: string
 /** One version of the group, whole, and the pages read; undefined when the service has no version endpoint. */
 async function readVersion(service: ServiceClient, group: { exchange: string; feeType: string }, versionId: string): Promise<{ version: GroupVersion; requests: number } | undefined> {
   let requests = 0;
-  const walk = await walkVersion(service, versionId, { include_source: true }, { warn: () => {}, onPage: (progress) => (requests = progress.page) });
+  const walk = await walkVersion(service, versionId, { include_source: true }, {
+    warn: () => {},
+    onPage: (progress) => {
+      requests = progress.page;
+    },
+  });
   if (walk === undefined) return undefined;
   const records: FeeScheduleResult[] = [];
   for await (const batch of walk) records.push(...batch);
