@@ -1,6 +1,6 @@
 import { MalformedResponseError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
-import { RECORD_ID_FIELDS, shapeOfRecord } from './record-id.js';
+import { MAX_ID_LENGTH, RECORD_ID_FIELDS, shapeOfRecord } from './record-id.js';
 import type { FeeScheduleResultsPage } from './types.js';
 
 /** The envelope's counts: the numbers that steer a walk. */
@@ -9,11 +9,6 @@ const COUNTS = ['total_records', 'page_size', 'total_pages', 'current_page'] as 
 /** Longest piece of a malformed answer quoted in a message: enough to recognise it, still one short line. */
 const MAX_QUOTED = 40;
 
-/**
- * Longest id a page may carry: the service's are UUIDs (36 characters). A walk keeps every id it
- * has seen, so ids without a bound would let a server grow mkt's memory without one.
- */
-export const MAX_ID_LENGTH = 256;
 
 /** What a results page is checked against: the request it answers. */
 export interface PageRequest {

@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import { MAX_ID_LENGTH } from '../api/results-page.js';
+import { MAX_ID_LENGTH } from '../api/record-id.js';
 
 /**
  * Whether `text` can be an id the service gave (a record's, a version's: UUIDs): one word of
