@@ -6,7 +6,8 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results exchanges compare diff filters sync sql auth config completion sandbox) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox) ;;
+    results) _mkt_words=(get) ;;
     auth) _mkt_words=(login status list logout) ;;
     config) _mkt_words=(get set unset list path) ;;
     *) _mkt_words=() ;;
@@ -20,12 +21,14 @@ _mkt_flags_of() {
     fees) _mkt_words=(--volume -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     rules|order-types) _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     historical) _mkt_words=(--start-date --end-date -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --offline --mirror -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --include-source --include-footnotes --include-definitions --offline --mirror -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    'results get') _mkt_words=(--include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     exchanges) _mkt_words=(--refresh -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     compare) _mkt_words=(--volume --make-share --fee-type --all-exchanges -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror --online --offline -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    version) _mkt_words=(--allow-drift --include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     filters) _mkt_words=(-f --format -o --output --columns --csv-safe -q --quiet -v --verbose --no-color -h --help) ;;
-    sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
+    sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --include-source --include-footnotes --include-definitions --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color -h --help) ;;
     auth|config|completion) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
@@ -44,7 +47,7 @@ _mkt_value_of() {
   _mkt_listing=''
   case $1 in
     -f|--format) case $2 in
-        ''|fees|rules|order-types|historical|results|exchanges|compare|diff|filters|sql|'auth list') _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
+        ''|fees|rules|order-types|historical|results|'results get'|exchanges|compare|diff|version|filters|sql|'auth list') _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
         sync) _mkt_kind=choices _mkt_words=(json) ;;
         *) _mkt_kind=none ;;
       esac ;;
@@ -54,7 +57,7 @@ _mkt_value_of() {
         rules) _mkt_kind=list _mkt_words=(exchange rules.trading_hours.pre_market rules.trading_hours.regular rules.trading_hours.after_hours rules.tick_size rules.lot_size rules.circuit_breakers.level_1 rules.circuit_breakers.level_2 rules.circuit_breakers.level_3 effective_date last_updated) ;;
         order-types) _mkt_kind=list _mkt_words=(exchange order_types.type order_types.description order_types.supported last_updated) ;;
         historical) _mkt_kind=list _mkt_words=(exchange start_date end_date fee_schedules.exchange fee_schedules.effective_date fee_schedules.fee_schedule.maker_fee fee_schedules.fee_schedule.taker_fee fee_schedules.fee_schedule.tier_thresholds.tier fee_schedules.fee_schedule.tier_thresholds.volume fee_schedules.fee_schedule.tier_thresholds.maker_rebate fee_schedules.last_updated) ;;
-        results) _mkt_kind=list _mkt_words=(id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on) ;;
+        results|'results get'|version) _mkt_kind=list _mkt_words=(id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on) ;;
         *) _mkt_kind=none ;;
       esac ;;
     --profile) _mkt_kind=choices _mkt_listing=__profiles ;;

@@ -10,6 +10,7 @@ import { registerResultsCommand } from './commands/results.js';
 import { registerExchangesCommand } from './commands/exchanges.js';
 import { registerCompareCommand } from './commands/compare.js';
 import { registerDiffCommand } from './commands/diff.js';
+import { registerVersionCommand } from './commands/version.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerSqlCommand } from './commands/sql.js';
 import { registerFiltersCommand } from './commands/filters.js';
@@ -72,6 +73,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   completion: [],
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
+  results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
 };
 
 function commandPath(command: Command): string {
@@ -95,7 +97,8 @@ const GLOBAL_OPTION_HELP: Readonly<Record<string, Partial<Record<GlobalOptionNam
 
 /** The program's options that `command` reads, as its help lists them under their groups. */
 function globalOptionsShownBy(command: Command, program: Command): Option[] {
-  if (command === program || command.commands.length > 0) return [];
+  // `results` has a subcommand and is a command of its own too: it reads the global options.
+  if (command === program || (command.commands.length > 0 && !(commandPath(command) in GLOBAL_OPTIONS_READ))) return [];
   const read = globalOptionsRead(command);
   const own = GLOBAL_OPTION_HELP[commandPath(command)] ?? {};
   return program.options
@@ -203,6 +206,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerExchangesCommand(program, contextFor);
   registerCompareCommand(program, contextFor);
   registerDiffCommand(program, contextFor);
+  registerVersionCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);

@@ -9,11 +9,13 @@ import {
   UsageError,
 } from '../core/errors.js';
 import type { Credential, Transport } from '../http/transport.js';
+import { serverText } from '../http/server-text.js';
 import { describeErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
-import { AVAILABLE_FILTERS, EXCHANGE_LIST, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER } from './paths.js';
-import { checkResultsPage, malformedAnswer } from './results-page.js';
-import { toResultsSearchParams } from './results-query.js';
+import { AVAILABLE_FILTERS, EXCHANGE_LIST, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER, resultPath, versionPath } from './paths.js';
+import { RECORD_ID_FIELDS } from './record-id.js';
+import { checkResultsPage, malformedAnswer, recordNamed } from './results-page.js';
+import { type Includes, toResultsSearchParams } from './results-query.js';
 import type { FeeScheduleResultsPage } from './types.js';
 
 /** The service's endpoints, one method each, with its statuses turned into mkt's errors. */
@@ -37,7 +39,22 @@ export interface ServiceClient {
    * service sent it, or undefined when the service does not answer it (401, 403, 404, 405).
    */
   fetchExchangeList(): Promise<unknown>;
+  /**
+   * GET /api/v1/fee-schedule-results/{record_id} of the 2026 reference: the record as the service
+   * sent it, or undefined when the service does not offer the endpoint (a generic 404 or a 405).
+   * The service's own NOT_FOUND for the id is a NotFoundError.
+   */
+  fetchResult(recordId: string, includes: Includes): Promise<object | undefined>;
+  /**
+   * GET /api/v1/fee-schedule-results/versions/{version_id} of the 2026 reference: one page of the
+   * version's records, its envelope checked as a results page's, or undefined when the service
+   * does not offer the endpoint. The service's own NOT_FOUND for the id is a NotFoundError.
+   */
+  fetchVersionPage(versionId: string, query: VersionQuery): Promise<FeeScheduleResultsPage | undefined>;
 }
+
+/** The query of the version endpoint: its paging, and the citations asked for. */
+export type VersionQuery = Pick<ResultsQuery, 'page_size' | 'page_number'> & Includes;
 
 export interface ClientAuth {
   apiKey: string;
@@ -166,7 +183,52 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         throw withServiceDetail(error);
       }
     },
+
+    async fetchResult(recordId, includes) {
+      const body = await getByIdOrUndefined(resultPath(recordId), toResultsSearchParams(includes), `no ${recordNamed(recordId)}`);
+      if (body === undefined) return undefined;
+      const record = isObject(body) ? body.data : undefined;
+      if (!isObject(record)) return malformedRecord(`data is ${kindOf(record)}, not a record`);
+      if (!Object.values(RECORD_ID_FIELDS).some((name) => typeof record[name] === 'string' && record[name] !== '')) {
+        return malformedRecord('data has no id or record_id');
+      }
+      return record;
+    },
+
+    async fetchVersionPage(versionId, query) {
+      const body = await getByIdOrUndefined(versionPath(versionId), toResultsSearchParams(query), `no version ${serverText(versionId, apiKey)}`);
+      return body === undefined ? undefined : checkResultsPage(body, { host: transport.host, key: apiKey, page: query.page_number ?? 0 });
+    },
   };
+
+  function malformedRecord(problem: string): never {
+    throw malformedAnswer(transport.host, problem);
+  }
+
+  /**
+   * An endpoint of the 2026 reference that takes an id: its body, or undefined when the service
+   * does not offer the endpoint. A 404 is the service's own "no such id" only when its body says
+   * NOT_FOUND in the 2026 shape; a service of the first shape answers a generic 404 to the path.
+   */
+  async function getByIdOrUndefined(path: readonly string[], query: URLSearchParams, notFound: string): Promise<unknown> {
+    try {
+      return await transport.getJson(path, query, resultsKey);
+    } catch (error) {
+      if (!(error instanceof HttpStatusError)) throw exhausted(error);
+      if (error.status === 401) throw rejectedKey();
+      if (error.status === 403) throw new NotLicensedError('your key is not licensed for these results (403)');
+      if (error.status === 404 && errorCodeOf(error.body) === 'NOT_FOUND') throw new NotFoundError(`${notFound} (404)`);
+      if (error.status === 404 || error.status === 405) return undefined;
+      throw withServiceDetail(error);
+    }
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => kindOf(value) === 'an object';
+
+/** The code of a 2026 error body, `{"error": {"code", "message"}}`, or undefined for any other body. */
+function errorCodeOf(body: unknown): unknown {
+  return isObject(body) && isObject(body.error) ? body.error.code : undefined;
 }
 
 /**

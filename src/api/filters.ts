@@ -69,4 +69,8 @@ export interface ResultsQuery {
   order_dir?: OrderDir;
   page_size?: number;
   page_number?: number;
+  /** The 2026 edition's citations (src/api/results-query.ts): sent only when asked for. */
+  include_source?: boolean;
+  include_footnotes?: boolean;
+  include_definitions?: boolean;
 }

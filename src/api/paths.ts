@@ -35,3 +35,13 @@ export function exchangePath(exchange: string, resource: ExchangeResource): Serv
 export const RESULTS_KEY_HEADER = 'x-service-api-access-key';
 /** Header that carries the remaining request quota on every response. */
 export const RATE_LIMIT_REMAINING_HEADER = 'x-ratelimit-remaining';
+
+/** One record of the 2026 reference: GET /api/v1/fee-schedule-results/{record_id}. */
+export function resultPath(recordId: string): ServicePath {
+  return [...RESULTS, recordId];
+}
+
+/** Every record of one version, paged as the results are: GET /api/v1/fee-schedule-results/versions/{version_id}. */
+export function versionPath(versionId: string): ServicePath {
+  return [...RESULTS, 'versions', versionId];
+}

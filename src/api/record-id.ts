@@ -9,6 +9,12 @@ export type ServiceShape = 'interface' | '2026';
 /** The names a record's id goes by: `id` in the interface document, `record_id` in the 2026 edition. */
 export const RECORD_ID_FIELDS = { interface: 'id', '2026': 'record_id' } as const satisfies Record<ServiceShape, string>;
 
+/**
+ * Longest id a page may carry: the service's are UUIDs (36 characters). A walk keeps every id it
+ * has seen, so ids without a bound would let a server grow mkt's memory without one.
+ */
+export const MAX_ID_LENGTH = 256;
+
 /** The shape a record follows: the 2026 edition's when it carries `record_id`. */
 export function shapeOfRecord(record: object): ServiceShape {
   return typeof (record as { record_id?: unknown }).record_id === 'string' ? '2026' : 'interface';

@@ -1,5 +1,6 @@
 import { MalformedResponseError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
+import { MAX_ID_LENGTH, RECORD_ID_FIELDS, shapeOfRecord } from './record-id.js';
 import type { FeeScheduleResultsPage } from './types.js';
 
 /** The envelope's counts: the numbers that steer a walk. */
@@ -8,11 +9,6 @@ const COUNTS = ['total_records', 'page_size', 'total_pages', 'current_page'] as 
 /** Longest piece of a malformed answer quoted in a message: enough to recognise it, still one short line. */
 const MAX_QUOTED = 40;
 
-/**
- * Longest id a page may carry: the service's are UUIDs (36 characters). A walk keeps every id it
- * has seen, so ids without a bound would let a server grow mkt's memory without one.
- */
-export const MAX_ID_LENGTH = 256;
 
 /** What a results page is checked against: the request it answers. */
 export interface PageRequest {
@@ -46,9 +42,17 @@ export function recordNamed(id: string): string {
  * by the server's size rather than refuse it.
  */
 export function checkResultsPage(body: unknown, request: PageRequest): FeeScheduleResultsPage {
-  const problem = problemOf(body, request.page, (value) => quote(value, request.key));
+  const page = flatEnvelope(body);
+  const problem = problemOf(page, request.page, (value) => quote(value, request.key));
   if (problem !== undefined) throw malformedAnswer(request.host, problem);
-  return body as FeeScheduleResultsPage;
+  return page as FeeScheduleResultsPage;
+}
+
+/** The 2026 envelope, `{data, meta: {record_count, …}}`, with its counts where the first shape has them; any other body as it is. */
+function flatEnvelope(body: unknown): unknown {
+  if (!isRecord(body) || !isRecord(body.meta) || 'total_records' in body) return body;
+  const { record_count, page_size, total_pages, current_page } = body.meta;
+  return { data: body.data, total_records: record_count, page_size, total_pages, current_page };
 }
 
 /** What is wrong with the page, in words, or undefined when nothing is. */
@@ -76,8 +80,10 @@ function problemOf(body: unknown, page: number, quoted: (value: unknown) => stri
     const record: unknown = data[index];
     if (!isRecord(record)) return isNot(`data[${index}]`, record, 'an object');
     // Records are told apart by id alone: an empty one would make distinct records one.
-    if (typeof record.id !== 'string' || record.id === '') return isNot(`data[${index}].id`, record.id, 'a non-empty string');
-    if (record.id.length > MAX_ID_LENGTH) return `data[${index}].id is ${record.id.length} characters long, more than ${MAX_ID_LENGTH}`;
+    const name = RECORD_ID_FIELDS[shapeOfRecord(record)];
+    const id = record[name];
+    if (typeof id !== 'string' || id === '') return isNot(`data[${index}].${name}`, id, 'a non-empty string');
+    if (id.length > MAX_ID_LENGTH) return `data[${index}].${name} is ${id.length} characters long, more than ${MAX_ID_LENGTH}`;
   }
   return undefined;
 }

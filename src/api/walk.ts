@@ -2,6 +2,7 @@ import { MktError } from '../core/errors.js';
 import type { ServiceClient } from './client.js';
 import type { ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
+import { recordIdOf } from './record-id.js';
 import { malformedAnswer } from './results-page.js';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
 
@@ -148,7 +149,7 @@ export async function* walkResults(
     let index = 0;
     for (; index < page.data.length && seen.size < limit; index++) {
       const record = page.data[index] as FeeScheduleResult;
-      if (seen.add(record.id)) records.push(record);
+      if (seen.add(recordIdOf(record))) records.push(record);
     }
     guard.afterPage(pageNumber, index, records.length);
     options.onPage?.({

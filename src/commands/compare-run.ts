@@ -3,11 +3,11 @@ import type { ServiceClient } from '../api/client.js';
 import { blendedRate, ratesAtVolume } from '../api/tiers.js';
 import { UNIT_OF_FEE_TYPE, unitOfFeeTypes, type VenueUnit } from '../api/venue-units.js';
 import type { Context } from './context.js';
-import { MalformedResponseError, MktError, NotFoundError, NotLicensedError, UsageError } from '../core/errors.js';
+import { MktError, NotFoundError, NotLicensedError, UsageError } from '../core/errors.js';
 import { groupDigits } from '../core/digits.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
-import { exchangeList } from './exchanges-run.js';
+import { exchangeList, unlessMalformed } from './exchanges-run.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 
@@ -125,9 +125,9 @@ async function serviceUnits(client: ServiceClient): Promise<(exchange: string) =
 /** The body, or undefined for an answer that is not one (not JSON, too large) or that the key may not read. */
 async function answerOrUndefined(answer: Promise<unknown>): Promise<unknown> {
   try {
-    return await answer;
+    return await unlessMalformed(answer);
   } catch (error) {
-    if (error instanceof NotLicensedError || error instanceof MalformedResponseError) return undefined;
+    if (error instanceof NotLicensedError) return undefined;
     throw error;
   }
 }

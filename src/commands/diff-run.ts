@@ -2,13 +2,16 @@ import { statSync } from 'node:fs';
 import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '../api/amounts.js';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
-import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
+import type { ServiceClient } from '../api/client.js';
+import { enumKey } from '../api/filter-spelling.js';
+import { findVersionPair, type GroupVersion, type VersionChoice, type VersionPair } from '../api/group-versions.js';
 import type { FeeScheduleResult } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
 import type { ResultsSource } from '../api/walk.js';
+import { walkVersion } from '../api/version-walk.js';
 import type { Mirror } from '../mirror/mirror.js';
 import type { Context } from './context.js';
-import { EXIT_CODES, MktError } from '../core/errors.js';
+import { EXIT_CODES, MktError, NotFoundError } from '../core/errors.js';
 import type { Format } from '../output/formats.js';
 import { serverText } from '../http/server-text.js';
 import { validateColumns } from '../output/columns.js';
@@ -102,11 +105,12 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   if (select) validateColumns(select, columns);
   await warnOfUnknownExchanges(context, [request.exchange]);
   const group = { exchange: request.exchange, feeType: request.feeType };
-  const { source, origin } = await sourceOf(context, request, output.outputPath);
+  const { source, origin, service } = await sourceOf(context, request, output.outputPath);
   // Where the answer comes from, for a person watching or a --verbose log, not for a pipeline's stderr.
   if (context.log.isVerbose) context.log.debug(origin);
   else if (context.deps.stderr.isTTY === true) context.log.info(origin);
-  const pair = await findVersionPair(source, group, { from: request.from, to: request.to });
+  const byId = service && (await versionPairById(service, group, request));
+  const pair = byId ?? (await findVersionPair(service ? withSources(service) : source, group, { from: request.from, to: request.to }));
   context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
   if (!pair.from) {
     const version = versionText(pair.to, settings.apiKey);
@@ -122,6 +126,8 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   const tableColumns = format === 'table' ? BULLETIN_COLUMNS : undefined;
   await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, ...(tableColumns ? { tableColumns } : {}), select }, output);
   if (pair.from) context.log.info(summaryLine(request, pair.from, pair.to, differences, settings.apiKey));
+  const cited = sourceLine(pair.to, differences, settings.apiKey);
+  if (cited) context.log.info(cited);
   if (request.exitCode && differences.length > 0) context.exitCode = EXIT_CODES.changes;
 }
 
@@ -129,6 +135,8 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
 interface DiffSource {
   source: ResultsSource;
   origin: string;
+  /** The service, when it is the source. */
+  service?: ServiceClient;
 }
 
 /** The group's newest record, the one a source's walk would begin with: the same in the mirror as in the service when the mirror is current. */
@@ -149,7 +157,11 @@ const newestOfGroup = (request: DiffRequest): ResultsQuery => ({
  */
 async function sourceOf(context: Context, request: DiffRequest, outputPath: string | undefined): Promise<DiffSource> {
   const fromService = 'from the service';
-  if (request.source === 'online') return { source: await context.client(), origin: fromService };
+  const fromTheService = async (origin: string): Promise<DiffSource> => {
+    const client = await context.client();
+    return { source: client, origin, service: client };
+  };
+  if (request.source === 'online') return fromTheService(fromService);
   if (request.source === 'offline') {
     const { beginOpening } = await import('./mirror-location.js');
     const opening = await beginOpening(context, request.mirror);
@@ -158,13 +170,67 @@ async function sourceOf(context: Context, request: DiffRequest, outputPath: stri
     return { source, origin: `from the mirror ${opening.path}, synced ${synced}; the service was not asked (--offline): it may hold a newer version` };
   }
   const held = await mirrorHolding(context, request, outputPath);
-  if (!held) return { source: await context.client(), origin: fromService };
+  if (!held) return fromTheService(fromService);
   const client = await context.client();
   const [service, mirrored] = await Promise.all([client.fetchResultsPage(newestOfGroup(request)), held.source.fetchResultsPage(newestOfGroup(request))]);
   const mirror = `the mirror ${held.path}, synced ${held.synced}`;
   if (service.data[0]?.version_id === mirrored.data[0]?.version_id) return { source: held.source, origin: `from ${mirror}` };
   context.log.debug(`the service's newest ${request.exchange} ${request.feeType} version is not the mirror's`);
-  return { source: client, origin: `from the service: ${mirror}, is behind it on ${request.exchange} ${request.feeType}` };
+  return { source: client, origin: `from the service: ${mirror}, is behind it on ${request.exchange} ${request.feeType}`, service: client };
+}
+
+/** The service's results with each record's source (2026): the newer version's document and pages, said under the bulletin. */
+function withSources(service: ServiceClient): ResultsSource {
+  return { host: service.host, fetchResultsPage: (query) => service.fetchResultsPage({ ...query, include_source: true }) };
+}
+
+/**
+ * Both versions by their ids, from the version endpoint (the 2026 reference), when --from and
+ * --to name them and the service has it; undefined otherwise, and the group's results are read.
+ */
+async function versionPairById(service: ServiceClient, group: { exchange: string; feeType: string }, request: DiffRequest): Promise<VersionPair | undefined> {
+  if (!request.from || !request.to || !('versionId' in request.from) || !('versionId' in request.to)) return undefined;
+  const to = await readVersion(service, group, request.to.versionId);
+  if (to === undefined) return undefined;
+  const from = await readVersion(service, group, request.from.versionId);
+  if (from === undefined) return undefined;
+  return { from: from.version, to: to.version, requests: from.requests + to.requests };
+}
+
+/** One version of the group, whole, and the pages read; undefined when the service has no version endpoint. */
+async function readVersion(service: ServiceClient, group: { exchange: string; feeType: string }, versionId: string): Promise<{ version: GroupVersion; requests: number } | undefined> {
+  let requests = 0;
+  const walk = await walkVersion(service, versionId, { include_source: true }, {
+    warn: () => {},
+    onPage: (progress) => {
+      requests = progress.page;
+    },
+  });
+  if (walk === undefined) return undefined;
+  const records: FeeScheduleResult[] = [];
+  for await (const batch of walk) records.push(...batch);
+  const newest = records.reduce<FeeScheduleResult | undefined>((found, record) => (!found || record.scraped_time > found.scraped_time ? record : found), undefined);
+  // Another fee schedule's version would be compared with this one's item by item: refused.
+  const other = records.find((record) => enumKey(record.exchange_name) !== enumKey(group.exchange) || enumKey(record.fee_type) !== enumKey(group.feeType));
+  if (newest === undefined || other !== undefined) {
+    throw new NotFoundError(`${group.exchange} ${group.feeType} has no version ${versionId}${other ? `: it is a version of ${serverText(`${other.exchange_name} ${other.fee_type}`, undefined)}` : ''}`);
+  }
+  return { version: { version_id: versionId, scraped_time: newest.scraped_time, records }, requests };
+}
+
+/**
+ * `source of VERSION: DOCUMENT, LINK, pages 12, 17`: where the newer version's fee schedule is
+ * published, and the pages of the items that changed or were added, where its records say
+ * (2026, asked with include_source). Undefined when they do not.
+ */
+function sourceLine(to: GroupVersion, differences: readonly Difference[], key: string | undefined): string | undefined {
+  const citation = (record: FeeScheduleResult | null | undefined) => record as unknown as Partial<Record<'source_document' | 'source_link' | 'page_number', unknown>> | null | undefined;
+  const cited = to.records.map(citation).find((record) => typeof record?.source_link === 'string' || typeof record?.source_document === 'string');
+  if (!cited) return undefined;
+  const where = [cited.source_document, cited.source_link].filter((text): text is string => typeof text === 'string' && text !== '');
+  const pages = [...new Set(differences.map((difference) => citation(difference.after)?.page_number).filter((page): page is number => Number.isSafeInteger(page)))].sort((a, b) => a - b);
+  const onPages = pages.length === 0 ? '' : `, ${pages.length === 1 ? 'page' : 'pages'} ${pages.join(', ')}`;
+  return serverText(`source of ${to.version_id}: ${where.join(', ')}${onPages}`, key);
 }
 
 /** When the mirror's last sync finished, to the second, in UTC: `2026-11-26T23:20:05Z`. */

@@ -4,6 +4,7 @@ import type { VersionChoice } from '../api/group-versions.js';
 import type { ContextFor } from './context.js';
 import { UsageError } from '../core/errors.js';
 import { addExamples } from './examples.js';
+import { isServiceId } from './id-argument.js';
 import { matchAllowed, parseExchangeId, parseIsoDate } from './flag-values.js';
 
 interface DiffFlags {
@@ -21,8 +22,7 @@ function versionChoice(flag: string): (value: string) => VersionChoice {
   return (value) => {
     const text = value.trim();
     if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return { date: parseIsoDate(flag, text) };
-    // A version_id is one word of printable ASCII (the service's are UUIDs): anything else is a typo.
-    if (!/^[\x21-\x7e]{1,200}$/.test(text)) {
+    if (!isServiceId(text)) {
       throw new UsageError(`${flag} must be a version_id or a date (YYYY-MM-DD), not ${JSON.stringify(value)}`);
     }
     return { versionId: text };

@@ -1,32 +1,40 @@
-import { exchangesOf, type KnownExchange } from '../api/available-filters.js';
+import { exchangesOf, exchangesOfList, type KnownExchange } from '../api/available-filters.js';
 import type { Context } from './context.js';
 import { MalformedResponseError, MktError } from '../core/errors.js';
-import type { Column } from '../output/exporter.js';
+import type { Column, TableColumn } from '../output/exporter.js';
 import { inOneBatch } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { outputOptions } from './output-options.js';
 import { type ExchangeList, readExchangeList, writeExchangeList } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
 
-/** The columns of the list: the name and the count only where the service gave any. */
+/** The table's headers; names and fee types wrap at their spaces rather than lose their ends. */
+const TABLE_COLUMNS = {
+  exchange: { header: 'Exchange' },
+  name: { header: 'Name', fit: 'words' },
+  fee_types: { header: 'Fee types', fit: 'words' },
+  records: { header: 'Records' },
+} as const satisfies Record<string, Omit<TableColumn, 'name'>>;
+
+/** The columns of the list: the name, fee types and count only where the service gave any. */
 function columnsOf(exchanges: readonly KnownExchange[]): Column[] {
   const columns: Column[] = [{ name: 'exchange', kind: 'string', nullable: false }];
   if (exchanges.some((exchange) => exchange.name !== null)) columns.push({ name: 'name', kind: 'string', nullable: true });
+  if (exchanges.some((exchange) => exchange.feeTypes !== undefined)) columns.push({ name: 'fee_types', kind: 'string', nullable: true });
   if (exchanges.some((exchange) => exchange.records !== null)) columns.push({ name: 'records', kind: 'number', nullable: true });
   return columns;
 }
 
-/** The list from the service's "Get Available Filters"; a service without it is one line, exit 1. */
+/**
+ * The list from the service's exchange list (the 2026 reference), else its "Get Available
+ * Filters"; a service with neither is one line, exit 1.
+ */
 async function fetchExchangeList(context: Context): Promise<ExchangeList> {
   const client = await context.client();
-  let found: ReturnType<typeof exchangesOf>;
-  try {
-    found = exchangesOf(await client.fetchAvailableFilters());
-  } catch (error) {
-    if (!(error instanceof MalformedResponseError)) throw error;
-  }
+  let found = exchangesOfList(await unlessMalformed(client.fetchExchangeList()));
+  if (found === undefined) found = exchangesOf(await unlessMalformed(client.fetchAvailableFilters()));
   if (found === undefined) {
-    throw new MktError(`${client.host} does not list its exchanges (Get Available Filters, GET /api/v1/fee-schedule-results/filters)`, {
+    throw new MktError(`${client.host} does not list its exchanges (GET /api/v1/exchanges/, nor Get Available Filters, GET /api/v1/fee-schedule-results/filters)`, {
       hint: "The exchanges of your results: mkt results --all --columns exchange_name -f ndjson | jq -r .exchange_name | sort -u",
     });
   }
@@ -64,7 +72,24 @@ export async function runExchanges(context: Context, options: { refresh: boolean
   const output = outputOptions(context, settings.defaultFormat);
   const { list, kept } = await exchangeList(context, options.refresh);
   if (kept) context.log.info(`The list kept on ${list.fetchedAt.slice(0, 10) || 'an unknown date'}; --refresh asks the service again.`);
-  const rows = list.exchanges.map(({ id, name, records }) => ({ exchange: id, name, records }));
+  // Fee types are a list in JSON, and one cell of words in a table, CSV or Parquet, as a person or a spreadsheet reads them.
+  const asList = output.format === 'json' || output.format === 'ndjson';
+  const feeTypesOf = (feeTypes: string[] | undefined) => (feeTypes === undefined ? null : asList ? feeTypes : feeTypes.join(', '));
   const columns = columnsOf(list.exchanges);
-  await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns ?? columns.map((column) => column.name) }, output);
+  const rows = list.exchanges.map(({ id, name, feeTypes, records }) => {
+    const row: Record<string, unknown> = { exchange: id, name, fee_types: feeTypesOf(feeTypes), records };
+    return Object.fromEntries(columns.map((column) => [column.name, row[column.name]]));
+  });
+  const tableColumns = columns.map((column): TableColumn => ({ name: column.name, ...TABLE_COLUMNS[column.name as keyof typeof TABLE_COLUMNS] }));
+  await writeDataset({ shape: 'list', batches: inOneBatch(rows), columns, select: context.globals.columns, tableColumns }, output);
+}
+
+/** The body, or undefined for an answer that is not one (not JSON, too large). */
+export async function unlessMalformed(answer: Promise<unknown>): Promise<unknown> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof MalformedResponseError) return undefined;
+    throw error;
+  }
 }

@@ -6,7 +6,7 @@ export function registerExchangesCommand(program: Command, contextFor: ContextFo
   const command = program
     .command('exchanges')
     .description(
-      'List the exchanges your key reaches: identifiers, and names and record counts where the service gives them. '
+      'List the exchanges your key reaches: identifiers, and names, fee types and record counts where the service gives them. '
         + 'Kept per profile for completion and did-you-mean; read again with --refresh.',
     )
     .option('--refresh', 'ask the service again instead of using the kept list')

@@ -13,7 +13,9 @@ import {
 } from '../api/filters.js';
 import { UsageError } from '../core/errors.js';
 import { collectValues, matchAllowed, parseDateRange, parseInteger } from './flag-values.js';
+import { idArgument } from './id-argument.js';
 import { addExamples } from './examples.js';
+import { addIncludeOptions, type IncludeFlags, includesOf } from './include-options.js';
 import type { MirrorOpening } from './mirror-location.js';
 import type { ResultsRequest } from './results-run.js';
 
@@ -37,7 +39,7 @@ export interface FilterFlags {
 }
 
 /** Flags of `mkt results`, as commander parses them. */
-interface ResultsFlags extends FilterFlags {
+interface ResultsFlags extends FilterFlags, IncludeFlags {
   orderBy?: string;
   orderDir?: string;
   pageSize?: string;
@@ -99,7 +101,7 @@ export function toResultsRequest(flags: ResultsFlags): ResultsRequest {
   }
   if (flags.mirror !== undefined && !flags.offline) throw new UsageError('--mirror names the mirror of --offline: add --offline, or leave --mirror out');
   return {
-    query,
+    query: { ...query, ...includesOf(flags) },
     all,
     limit,
     allowDrift: flags.allowDrift === true,
@@ -148,7 +150,9 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--all', 'walk every page')
     .option('--limit <n>', 'stop after this many records, walking pages as needed')
     .option('--allow-drift', 'accept a walk during which the results changed, with a warning')
-    .option('--parse-amounts', 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount')
+    .option('--parse-amounts', 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount');
+  addIncludeOptions(command);
+  command
     .optionsGroup('Mirror:')
     .option('--offline', 'answer from the mirror `mkt sync` keeps, with the same filters, order and paging')
     .option('--mirror <path>', 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
@@ -163,6 +167,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
       const { runResults } = await import('./results-run.js');
       await runResults(context, request, mirror);
     });
+  registerResultGetCommand(command, contextFor);
   addExamples(command, [
     { comment: "An analyst: NYSE's option fees, one page at a terminal", command: 'mkt results --exchange-name NYSE --fee-type Option' },
     {
@@ -173,5 +178,29 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
       comment: 'A pipeline: the mean maker rate in USD of market makers, from the amounts as numbers',
       command: "mkt results --all --parse-amounts --fee-action Make --fee-participant 'Market Maker' -f ndjson | jq -s 'map(select(.fee_amount_unit == \"USD\") | .fee_amount_value) | add / length'",
     },
+  ]);
+}
+
+/** `mkt results get <id>`: one record by its id, from the 2026 reference's endpoint. */
+function registerResultGetCommand(results: Command, contextFor: ContextFor): void {
+  const command = results
+    .command('get')
+    .description(
+      "One fee schedule result by its id, with its citations when asked. A service without that endpoint: the mirror's record (mkt sync).",
+    )
+    .argument('<id>', 'the record\'s id', idArgument('<id>', "a record's id"));
+  addIncludeOptions(command);
+  command.action(async (id: string, _flags: IncludeFlags, self: Command) => {
+    // The flags of `results` that say which records, given with get: refused rather than ignored.
+    const own = new Set(command.options.map((option) => option.attributeName()));
+    const stray = results.options.find((option) => !own.has(option.attributeName()) && results.getOptionValue(option.attributeName()) !== undefined);
+    if (stray) throw new UsageError(`results get reads one record by its id: leave out ${stray.long}`);
+    const { runResultGet } = await import('./by-id-run.js');
+    // `results` takes the same flags, and commander gives them to it wherever they are on the line.
+    await runResultGet(contextFor(self), { id, includes: includesOf(self.optsWithGlobals<IncludeFlags>()) });
+  });
+  addExamples(command, [
+    { comment: 'An analyst: one fee line item, field by field, with its source and footnotes', command: 'mkt results get ae619174-ca79-432a-b437-b653cb6e145b --include-source --include-footnotes' },
+    { comment: 'A compliance script: the source link of a record', command: 'mkt results get ae619174-ca79-432a-b437-b653cb6e145b --include-source -f json | jq -r .source_link' },
   ]);
 }

@@ -1,9 +1,10 @@
 import type { Command } from 'commander';
 import type { ContextFor } from './context.js';
 import { addExamples } from './examples.js';
+import { addIncludeOptions, type IncludeFlags, includesOf } from './include-options.js';
 import { addFilterOptions, type FilterFlags, toFilterQuery } from './results.js';
 
-interface SyncFlags extends FilterFlags {
+interface SyncFlags extends FilterFlags, IncludeFlags {
   mirror?: string;
   fullRefresh?: boolean;
   exitCode?: boolean;
@@ -19,13 +20,15 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
         + 'in the spelling --fee-type takes.',
     );
   addFilterOptions(command);
+  addIncludeOptions(command);
   command
     .optionsGroup('Mirror:')
     .option('--mirror <path>', 'the mirror file (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
     .option('--full-refresh', 'walk every page and rebuild the mirror, for other filters or another service too')
     .option('--exit-code', 'exit 10 when the sync changed the mirror, 0 when nothing changed')
     .action(async (flags: SyncFlags, self: Command) => {
-      const filters = toFilterQuery(flags);
+      // The citations are part of what the mirror holds: each sync of it asks for the same ones (docs/mirror.md).
+      const filters = { ...toFilterQuery(flags), ...includesOf(flags) };
       const { runSync } = await import('./sync-run.js');
       await runSync(contextFor(self), { filters, mirror: flags.mirror, fullRefresh: flags.fullRefresh === true, exitCode: flags.exitCode === true });
     });

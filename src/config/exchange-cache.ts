@@ -36,6 +36,7 @@ export function readExchangeList(cacheDir: string, profile: string): ExchangeLis
       id: entry.id,
       name: typeof entry.name === 'string' ? entry.name : null,
       records: Number.isSafeInteger(entry.records) ? entry.records : null,
+      ...(Array.isArray(entry.feeTypes) ? { feeTypes: entry.feeTypes.filter((type: unknown) => typeof type === 'string') } : {}),
     }));
   return {
     source: list.source === 'mirror' ? 'mirror' : 'service',

@@ -29,10 +29,13 @@ const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map(
   FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [flagOf(name), choices(values, repeatable)]),
 );
 
+/** The commands that write fee schedule results. */
+const RECORD_COMMANDS = new Set(['results', 'results get', 'version']);
+
 /** The fields `--columns` names, by command: what each one outputs (docs/formats.md). */
 function columnValues(commandPath: readonly string[]): ValueCompletion {
   const name = commandPath.join(' ');
-  if (name === 'results') return choices(FEE_SCHEDULE_RESULT_FIELD_NAMES, true);
+  if (RECORD_COMMANDS.has(name)) return choices(FEE_SCHEDULE_RESULT_FIELD_NAMES, true);
   const resource = EXCHANGE_COMMAND_RESOURCES.get(name);
   return resource ? choices(EXCHANGE_FIELD_NAMES[resource], true) : NONE;
 }

@@ -1,5 +1,6 @@
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName, flagOf, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
 import { enumKey } from '../api/filter-spelling.js';
+import { INCLUDE_PARAMETERS } from '../api/results-query.js';
 import { UsageError } from '../core/errors.js';
 
 /** The filters of a results query that decide which records match: no order, no paging. */
@@ -18,6 +19,8 @@ export function mirrorFiltersOf(query: ResultsQuery): MirrorFilters {
   if (query.start_date) filters.start_date = query.start_date;
   if (query.end_date) filters.end_date = query.end_date;
   if (query.latest_only) filters.latest_only = true;
+  // Not filters, but what each record holds: a mirror synced with citations keeps asking for them.
+  for (const name of INCLUDE_PARAMETERS) if (query[name]) filters[name] = true;
   return filters;
 }
 
@@ -35,6 +38,7 @@ export function describeFilters(filters: MirrorFilters): string {
   if (filters.start_date) words.push(`--start-date ${filters.start_date}`);
   if (filters.end_date) words.push(`--end-date ${filters.end_date}`);
   if (filters.latest_only) words.push('--latest-only');
+  for (const name of INCLUDE_PARAMETERS) if (filters[name]) words.push(flagOf(name));
   return words.length > 0 ? words.join(' ') : 'no filters';
 }
 
@@ -69,6 +73,8 @@ export function outsideOfMirror(asked: MirrorFilters, held: MirrorFilters): stri
   if (held.end_date && !(asked.end_date && asked.end_date <= held.end_date)) {
     return `the mirror holds only results scraped on or before ${held.end_date}`;
   }
+  const uncited = INCLUDE_PARAMETERS.find((name) => asked[name] && !held[name]);
+  if (uncited) return `the mirror was synced without ${flagOf(uncited)}`;
   if (held.latest_only && !asked.latest_only) return 'the mirror holds only the latest versions: add --latest-only';
   if (asked.latest_only && !held.latest_only) {
     const partial = LIST_FILTERS.some((name) => held[name] !== undefined && !VERSION_FILTERS.includes(name)) || held.start_date || held.end_date;

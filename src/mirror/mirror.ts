@@ -338,9 +338,19 @@ export class Mirror {
    * read all their columns, of every record, before it filtered.
    */
   private async recordTexts(chooseRowids: string, values: SqlValue[], order = ''): Promise<string[]> {
+    return (await this.records(chooseRowids, values, order)).map(recordText);
+  }
+
+  /** The records of `results` whose rowids a query chooses, in `order`, read back as the service sent them. */
+  private async records(chooseRowids: string, values: SqlValue[], order = ''): Promise<Record<string, unknown>[]> {
     const reader = new RecordReader();
     const rows = await this.column(`SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
-    return rows.map((row) => recordText(reader.read(row as string)));
+    return rows.map((row) => reader.read(row as string));
+  }
+
+  /** The records of `results` whose id, or version_id, is `value`, by id: for the record and version commands when the service has no such endpoint. */
+  recordsWhere(field: 'id' | 'version_id', value: string): Promise<Record<string, unknown>[]> {
+    return this.records(`SELECT rowid FROM results WHERE ${field} = $1`, [value], 'ORDER BY r.id');
   }
 
   /** An appender to one of the mirror's tables. */

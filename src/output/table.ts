@@ -3,6 +3,7 @@ import { valueText } from './flatten.js';
 import { cellText, type GridColumn, type GridText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
+import { relationshipLines } from './views/relationships.js';
 
 /** An array of scalars: a list, shown one item a line. */
 function isList(value: unknown): value is readonly unknown[] {
@@ -14,6 +15,8 @@ function isList(value: unknown): value is readonly unknown[] {
  * column's value is one value (src/output/tabular.ts), so a list there stays its JSON text.
  */
 function tableCell(value: unknown, listsAsLines: boolean): GridText {
+  const relationships = relationshipLines(value);
+  if (relationships) return relationships.map(cellText);
   if (listsAsLines && isList(value)) return value.map((item) => cellText(valueText(item)));
   return oneLine(value);
 }

@@ -91,7 +91,7 @@ const ECHO_ARGS = `mkt() { printf '<%s>' "$@"; printf '\\n'; }`;
 
 describe(`bash${missing('bash')}`, () => {
   it.skipIf(!HAS.bash).each([
-    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
+    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
     [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout']],
     [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path']],
     [['mkt', 'completion', ''], ['bash', 'zsh', 'fish']],
@@ -210,7 +210,7 @@ async function zshCompletions(line: string, init?: string, env?: NodeJS.ProcessE
 
 describe(`zsh${missing('zsh')}`, () => {
   it.skipIf(!HAS.zsh).each([
-    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
+    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
     ['mkt auth ', ['login', 'status', 'list', 'logout']],
     ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries']],
     ['mkt results --fee-t', ['--fee-type', '--fee-trade-type']],
@@ -269,7 +269,7 @@ async function fishCompletions(line: string, env?: NodeJS.ProcessEnv): Promise<s
 
 describe(`fish${missing('fish')}`, () => {
   it.skipIf(!HAS.fish).each([
-    ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'fees', 'filters', 'historical', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync']],
+    ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'fees', 'filters', 'historical', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync', 'version']],
     ['mkt config ', ['get', 'list', 'path', 'set', 'unset']],
     ['mkt config get ', ['base_url', 'format', 'retries', 'timeout']],
     ['mkt results --fee-t', ['--fee-trade-type', '--fee-type']],

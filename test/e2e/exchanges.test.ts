@@ -17,7 +17,10 @@ describe('mkt exchanges', () => {
     const cacheDir = tempDir('mkt-cache-');
     const run = await runInProcess(['--sandbox', 'exchanges', '-f', 'json'], { env: { MKT_CACHE_DIR: cacheDir } });
     expect(run).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(run.stdout)).toEqual(VENUES.map((venue) => ({ exchange: venue.id })));
+    // From the sandbox's exchange list (the 2026 reference's): each venue's name, fee types and records.
+    const listed = JSON.parse(run.stdout) as { exchange: string; name: string; fee_types: string[]; records: number }[];
+    expect(listed.map(({ exchange, name }) => ({ exchange, name }))).toEqual(VENUES.map((venue) => ({ exchange: venue.id, name: venue.name })));
+    for (const venue of listed) expect(Object.keys(venue)).toEqual(['exchange', 'name', 'fee_types', 'records']);
     expect(readdirSync(cacheDir)).toEqual([]);
   });
 
@@ -25,7 +28,12 @@ describe('mkt exchanges', () => {
     const cacheDir = tempDir('mkt-cache-');
     const service = { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.scoped_api_key, MKT_CACHE_DIR: cacheDir };
     const first = await runInProcess(['exchanges', '-f', 'csv'], { env: service });
-    expect(first).toMatchObject({ code: 0, stdout: 'exchange\r\nNYSE\r\nNASDAQ\r\nCBOE\r\n', stderr: '' });
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: 'exchange,name,fee_types,records\r\nNYSE,New York Stock Exchange,"Equity, Option",10\r\n'
+        + 'NASDAQ,The Nasdaq Stock Market,"Equity, Option",9\r\nCBOE,Cboe Options Exchange,Option,11\r\n',
+      stderr: '',
+    });
     expect(existsSync(`${cacheDir}/exchanges/default.json`)).toBe(true);
 
     // Kept: no service needed at all.
@@ -38,7 +46,7 @@ describe('mkt exchanges', () => {
     expect(refreshed.stderr).toMatch(/connection refused/);
   });
 
-  it('says how to get a list when the service does not answer Get Available Filters, exit 1', async () => {
+  it('says how to get a list when the service answers neither the exchange list nor Get Available Filters, exit 1', async () => {
     const server = await startServer((_request, response) => sendJson(response, 404, { detail: 'Not Found' }));
     const run = await runInProcess(['exchanges'], { env: { MKT_BASE_URL: server.url, MKT_API_KEY: KEY, MKT_CACHE_DIR: tempDir('mkt-cache-') } });
     const host = new URL(server.url).host;
@@ -46,10 +54,10 @@ describe('mkt exchanges', () => {
       code: 1,
       stdout: '',
       stderr:
-        `mkt: ${host} does not list its exchanges (Get Available Filters, GET /api/v1/fee-schedule-results/filters)\n`
+        `mkt: ${host} does not list its exchanges (GET /api/v1/exchanges/, nor Get Available Filters, GET /api/v1/fee-schedule-results/filters)\n`
         + 'The exchanges of your results: mkt results --all --columns exchange_name -f ndjson | jq -r .exchange_name | sort -u\n',
     });
-    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/fee-schedule-results/filters']);
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/exchanges/', '/api/v1/fee-schedule-results/filters']);
   });
 
   it('shows names and counts where the service gives them, and drops identifiers that are not plain tokens', async () => {
@@ -64,6 +72,68 @@ describe('mkt exchanges', () => {
       stdout: 'exchange,name,records\r\nNYSE,New York Stock Exchange,1200\r\nIEX,,\r\n',
       stderr: 'warning: left out 2 exchange identifiers that are not plain letters, digits, ".", "_" or "-"\n',
     });
+  });
+});
+
+describe('mkt exchanges from the 2026 exchange list (issue 38, point 4)', () => {
+  const LIST = [
+    { name: 'nyse', display_name: 'New York Stock Exchange', fee_types: ['equity', 'option'], record_count: 1200 },
+    { name: 'nasdaq_phlx', display_name: 'Nasdaq PHLX', fee_types: ['option'], record_count: 87 },
+    { name: 'fee_cboe_us_bzx_options', display_name: 'Cboe BZX Options Exchange', fee_types: ['option'], record_count: 4 },
+  ];
+  const listService = () =>
+    startServer((request, response) =>
+      request.url === '/api/v1/exchanges/' ? sendJson(response, 200, { data: LIST, meta: { record_count: 3, query_time_ms: 1 } }) : sendJson(response, 404, { detail: 'Not Found' }));
+  const env = (url: string) => ({ MKT_BASE_URL: url, MKT_API_KEY: KEY, MKT_CACHE_DIR: tempDir('mkt-cache-') });
+
+  it('lists identifiers, display names, fee types and counts, asking nothing else', async () => {
+    const server = await listService();
+    const run = await runInProcess(['exchanges', '-f', 'json'], { env: env(server.url) });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(run.stdout)).toEqual(LIST.map((entry) => ({ exchange: entry.name, name: entry.display_name, fee_types: entry.fee_types, records: entry.record_count })));
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/exchanges/']);
+    expect(server.requests[0]?.headers['x-service-api-access-key']).toBe(KEY);
+  });
+
+  it('keeps the fee types with the list, and writes them as words in CSV', async () => {
+    const server = await listService();
+    const service = env(server.url);
+    const first = await runInProcess(['exchanges', '-f', 'csv'], { env: service });
+    const csv = 'exchange,name,fee_types,records\r\nnyse,New York Stock Exchange,"equity, option",1200\r\n'
+      + 'nasdaq_phlx,Nasdaq PHLX,option,87\r\nfee_cboe_us_bzx_options,Cboe BZX Options Exchange,option,4\r\n';
+    expect(first).toMatchObject({ code: 0, stdout: csv, stderr: '' });
+    const kept = await runInProcess(['exchanges', '-f', 'csv', '-q'], { env: { ...service, MKT_BASE_URL: await closedPort() } });
+    expect(kept).toMatchObject({ code: 0, stdout: csv });
+  });
+
+  it('fits a table at 80 and at 100 columns', async () => {
+    const server = await listService();
+    const at = async (columns: number) => (await runInProcess(['exchanges', '--no-color'], { env: env(server.url), stdout: { isTTY: true, columns } })).stdout;
+    const table = (cboe: string[]) => [
+      '┌─────────────────────────┬─────────────────────────┬────────────────┬─────────┐',
+      '│ Exchange                │ Name                    │ Fee types      │ Records │',
+      '├─────────────────────────┼─────────────────────────┼────────────────┼─────────┤',
+      '│ nyse                    │ New York Stock Exchange │ equity, option │    1200 │',
+      '│ nasdaq_phlx             │ Nasdaq PHLX             │ option         │      87 │',
+      ...cboe,
+      '└─────────────────────────┴─────────────────────────┴────────────────┴─────────┘',
+      '',
+    ].join('\n');
+    // At 80 columns the longest name wraps at a space rather than lose its end.
+    expect(await at(80)).toBe(table([
+      '│ fee_cboe_us_bzx_options │ Cboe BZX Options        │ option         │       4 │',
+      '│                         │ Exchange                │                │         │',
+    ]));
+    expect(await at(100)).toBe([
+      '┌─────────────────────────┬───────────────────────────┬────────────────┬─────────┐',
+      '│ Exchange                │ Name                      │ Fee types      │ Records │',
+      '├─────────────────────────┼───────────────────────────┼────────────────┼─────────┤',
+      '│ nyse                    │ New York Stock Exchange   │ equity, option │    1200 │',
+      '│ nasdaq_phlx             │ Nasdaq PHLX               │ option         │      87 │',
+      '│ fee_cboe_us_bzx_options │ Cboe BZX Options Exchange │ option         │       4 │',
+      '└─────────────────────────┴───────────────────────────┴────────────────┴─────────┘',
+      '',
+    ].join('\n'));
   });
 });
 

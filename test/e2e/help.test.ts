@@ -20,7 +20,7 @@ describe('mkt --help', () => {
   it('lists the commands in the order people need them, and ends pointing to mkt <command> --help', async () => {
     const run = await runInProcess(['--help']);
     expect(run.code).toBe(0);
-    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox'];
+    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox'];
     const positions = order.map((name) => run.stdout.search(new RegExp(`^  ${name}\\b`, 'm')));
     expect(positions.every((position) => position > 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
@@ -51,7 +51,7 @@ describe('examples', () => {
   });
 
   it('cover an analyst, a cron job and a jq pipeline for results', () => {
-    const results = leaves.find((command) => command.path.join(' ') === 'results');
+    const results = commands.find((command) => command.path.join(' ') === 'results');
     const text = results?.examples.map((example) => `${example.comment} ${example.command}`).join('\n') ?? '';
     expect(text).toMatch(/analyst/i);
     expect(text).toMatch(/cron/i);
@@ -68,10 +68,12 @@ describe('global options in a command’s help', () => {
     expect(headings(results.stdout)).toEqual([
       'Filters (each repeatable, or a,b,… for several values):',
       'Sorting and paging:',
+      'Citations (the 2026 edition; an older service ignores them):',
       'Mirror:',
       'Output:',
       'Connection:',
       'General:',
+      'Commands:',
       'Examples:',
     ]);
   });

@@ -6,6 +6,7 @@ import { ChunkSink, isBrokenPipe } from '../sink.js';
 import { renderFeesView } from './fees.js';
 import { renderHistoricalView } from './historical.js';
 import { renderOrderTypesView } from './order-types.js';
+import { renderRecordView } from './record.js';
 import { renderRulesView } from './rules.js';
 
 /**
@@ -58,6 +59,17 @@ function renderOfShape(resource: ExchangeResource, body: unknown, target: Output
 export async function renderExchangeView(resource: ExchangeResource, body: unknown, target: OutputTarget): Promise<boolean> {
   const text = render(resource, body, target);
   if (text === undefined) return false;
+  await writeView(text, target);
+  return true;
+}
+
+/** `mkt results get`'s table: the record, a field a line (renderRecordView). */
+export async function writeRecordView(record: Readonly<Record<string, unknown>>, target: OutputTarget): Promise<void> {
+  await writeView(renderRecordView(record, target), target);
+}
+
+/** A view's text to the target; a broken pipe ends quietly. */
+async function writeView(text: string, target: OutputTarget): Promise<void> {
   const sink = new ChunkSink(target.stream);
   try {
     sink.write(text);
@@ -67,5 +79,4 @@ export async function renderExchangeView(resource: ExchangeResource, body: unkno
   } finally {
     sink.detach();
   }
-  return true;
 }

@@ -241,3 +241,36 @@ describe('the detail line under a row (issue 39, point 4)', () => {
     expect(lines({ color: true })[4]).toBe(`│   ${ESC}[2mcharge type${ESC}[0m │`);
   });
 });
+
+describe("a 2026 record's relationships (issue 38, point 2)", () => {
+  const relationships = {
+    footnotes: [{ text: 'Rebates are paid monthly.' }, { text: 7 }],
+    definitions: [{ term: 'ADV', text: 'average daily volume' }],
+  };
+  const columns = ['record_id', 'fee_amount', 'relationships'].map((name) => ({ name, kind: 'string' as const, nullable: true }));
+
+  it('shows the footnotes and definitions one a line in the vertical layout, what is not text left out', async () => {
+    const stdout = new MemoryStream(true, 30);
+    await writeDataset(
+      { shape: 'list', batches: from([{ record_id: 'r-1', fee_amount: '$0.50', relationships }]), columns },
+      options({ format: 'table', stdout }),
+    );
+    expect(stdout.text()).toBe([
+      '─[ record 1 ]─────────────────',
+      'record_id      r-1',
+      'fee_amount     $0.50',
+      'relationships  footnote:',
+      '                 Rebates are',
+      '                 paid monthly.',
+      '               ADV: average',
+      '                 daily volume',
+      '',
+    ].join('\n'));
+  });
+
+  it('writes any other value of the field as its JSON text', async () => {
+    const stdout = new MemoryStream(false);
+    await writeDataset({ shape: 'list', batches: from([{ record_id: 'r-1', fee_amount: '$1', relationships: { footnotes: [] } }]), columns }, options({ format: 'table', stdout }));
+    expect(stdout.text()).toContain('│ {"footnotes":[]} │');
+  });
+});
