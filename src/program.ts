@@ -1,4 +1,4 @@
-import { Command, Help, Option } from 'commander';
+import { type Argument, Command, Help, Option } from 'commander';
 import type { Deps } from './core/deps.js';
 import { Context, type ContextFor, type GlobalOptions } from './commands/context.js';
 import { FORMATS } from './output/formats.js';
@@ -158,8 +158,22 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
+      // The help shown for a mistake (`mkt` alone, `mkt auth`) is on stderr: there the program lists its commands alone.
+      prepareContext(this: Help & { onError?: boolean }, contextOptions: { error?: boolean; helpWidth?: number }): void {
+        Help.prototype.prepareContext.call(this, contextOptions);
+        this.onError = contextOptions.error === true;
+      },
+      // A command's name and arguments: its options are in its own help.
+      subcommandTerm(command: Command): string {
+        const argumentTerm = (argument: Argument) => {
+          const name = `${argument.name()}${argument.variadic ? '...' : ''}`;
+          return argument.required ? `<${name}>` : `[${name}]`;
+        };
+        return [command.name(), ...command.registeredArguments.map(argumentTerm)].join(' ');
+      },
       // A command's help lists its own options, then the global options it reads, then -h.
-      visibleOptions(command: Command): Option[] {
+      visibleOptions(this: Help & { onError?: boolean }, command: Command): Option[] {
+        if (command === program && this.onError) return [];
         const own = Help.prototype.visibleOptions.call(this, command);
         const help = own.filter((option) => option.long === '--help');
         return [...own.filter((option) => option.long !== '--help'), ...globalOptionsShownBy(command, program), ...help];
@@ -202,7 +216,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     { comment: "Try it without a key: NYSE's fee schedule from a built-in sandbox", command: 'mkt --sandbox fees NYSE' },
     { comment: 'Every option fee, newest only, as CSV', command: 'mkt results --fee-type Option --latest-only --all -o fees.csv' },
   ]);
-  program.addHelpText('after', "\nRun `mkt <command> --help` for a command's options and examples.");
+  program.addHelpText('after', ({ error }) =>
+    `\nRun \`mkt <command> --help\` for a command's options and examples${error ? ',\n`mkt --help` for the options every command takes' : ''}.`);
 
   applyToSubcommands(program, (command) =>
     command

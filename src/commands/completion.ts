@@ -22,6 +22,7 @@ async function writeOut(stream: OutputStream, text: string): Promise<void> {
 export function registerCompletionCommand(program: Command, contextFor: ContextFor): void {
   const completion = program
     .command('completion')
+    .summary('Print the shell completion script')
     .description('Print the shell completion script for bash, zsh or fish (see the README to install it).')
     .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
     .action(async (shell: Shell, _flags: unknown, self: Command) => {
