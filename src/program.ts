@@ -1,9 +1,9 @@
 import { type Argument, Command, Help, Option } from 'commander';
 import type { Deps } from './core/deps.js';
 import { Context, type ContextFor, type GlobalOptions } from './commands/context.js';
-import { FORMATS } from './output/formats.js';
+import { type Format, FORMATS } from './output/formats.js';
 import { parseSetting } from './config/settings.js';
-import { collectList, parseOutputPath } from './commands/flag-values.js';
+import { collectList, matchAllowed, parseOutputPath } from './commands/flag-values.js';
 import { VERSION } from './core/version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
@@ -32,6 +32,11 @@ function parseRequestRate(value: string): number {
     throw new UsageError(`--max-rps must be a number of requests per second from 0.01 to 10000, not ${JSON.stringify(value)}`);
   }
   return rate;
+}
+
+/** `--format`, in mkt's words: a did-you-mean and the allowed values (`.choices` keeps them for help and completion). */
+function formatArgument(value: string): Format {
+  return matchAllowed('--format', value, FORMATS);
 }
 
 function parseColumnList(value: string, previous: string[] | undefined): string[] {
@@ -118,7 +123,7 @@ function refuseUnreadSandbox(command: Command): void {
 function addGlobalOptions(program: Command): void {
   program
     .optionsGroup(GLOBAL_GROUPS.output)
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS).argParser(formatArgument))
     .option('-o, --output <file>', 'write to this file instead of stdout (- for stdout); it appears whole or not at all', parseOutputPath)
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
     .option('--csv-safe', "csv for spreadsheets: a ' before each cell that starts with =, +, -, @, a tab or a CR")
