@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { useSandbox } from '../helpers/sandbox.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 39, point 6: one message per mistake, in mkt's own words.
 
@@ -19,5 +22,58 @@ describe('a value outside a fixed list', () => {
     const run = await runInProcess(['filters', '-f', 'JSON']);
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toBeInstanceOf(Array);
+  });
+});
+
+describe('an exchange typed wrong', () => {
+  const sandbox = useSandbox({ records: 200 });
+  /** The sandbox as the user's service, with `mkt exchanges` run once: a kept list of three venues. */
+  function service(): Record<string, string> {
+    const cacheDir = tempDir('mkt-cache-');
+    writeExchangeList(cacheDir, 'default', {
+      source: 'service',
+      fetchedAt: '2026-11-01T00:00:00.000Z',
+      exchanges: ['NYSE', 'NASDAQ', 'CBOE'].map((id) => ({ id, name: null, records: null })),
+    });
+    return { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_CACHE_DIR: cacheDir };
+  }
+  const DID_YOU_MEAN_NYSE = 'Did you mean NYSE? `mkt exchanges` lists the exchanges your key reaches.\n';
+
+  it.each([['fees'], ['rules'], ['order-types'], ['historical']])('mkt %s NYS is one error with the kept list\'s did-you-mean, exit 4', async (command) => {
+    const run = await runInProcess([command, 'NYS'], { env: service() });
+    expect(run).toMatchObject({ code: 4, stdout: '', stderr: `mkt: unknown exchange NYS (404)\n${DID_YOU_MEAN_NYSE}` });
+  });
+
+  it('mkt diff NYS Equity is one error with the did-you-mean, exit 4', async () => {
+    const run = await runInProcess(['diff', 'NYS', 'Equity', '--online'], { env: service() });
+    expect(run).toMatchObject({ code: 4, stdout: '', stderr: `mkt: no results for NYS Equity\n${DID_YOU_MEAN_NYSE}` });
+  });
+
+  it('mkt compare nyse is one error, without a kept list too', async () => {
+    expect(await runInProcess(['compare', 'nyse'], { env: { ...service(), MKT_CACHE_DIR: tempDir('mkt-cache-') } })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+    });
+    expect(await runInProcess(['compare', 'NYS'], { env: service() })).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr: `mkt: unknown exchange NYS (404)\n${DID_YOU_MEAN_NYSE}`,
+    });
+  });
+
+  it('mkt compare NYS CBOE compares CBOE, and warns of NYS once, with the did-you-mean', async () => {
+    const run = await runInProcess(['compare', 'NYS', 'CBOE', '-f', 'csv', '--columns', 'exchange,error'], { env: service() });
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: 'exchange,error\r\nCBOE,\r\nNYS,unknown exchange (404)\r\n',
+      stderr: 'warning: NYS: unknown exchange NYS (404); did you mean NYSE?\n',
+    });
+  });
+
+  it('still warns when the service answers for an exchange the kept list lacks: the list may be stale', async () => {
+    const run = await runInProcess(['fees', 'IEX', '-f', 'json'], { env: service() });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toBe('warning: IEX is not among the 3 exchanges kept for profile "default" (`mkt exchanges --refresh` reads the list again)\n');
   });
 });
