@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
+import { useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { spawnMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -75,5 +77,21 @@ describe('an exchange typed wrong', () => {
     const run = await runInProcess(['fees', 'IEX', '-f', 'json'], { env: service() });
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('warning: IEX is not among the 3 exchanges kept for profile "default" (`mkt exchanges --refresh` reads the list again)\n');
+  });
+});
+
+describe('an interruption with --verbose', () => {
+  const startServer = useRecordingServers();
+
+  // A process: the signal and bin/mkt.js are what is tested.
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s is one line, no stack trace, exit 130', async (signal) => {
+    const silent = await startServer(() => {}); // never answers
+    const mkt = spawnMkt(['results', '--verbose'], { env: { MKT_BASE_URL: silent.url, MKT_API_KEY: 'one-message-test-key' } });
+    await mkt.stderrContains('→ GET');
+    mkt.child.kill(signal);
+    const run = await mkt.result;
+    expect([run.code, run.stdout]).toEqual([130, '']);
+    expect(run.stderr).toMatch(new RegExp(`\\nmkt: interrupted by ${signal}\\n$`));
+    expect(run.stderr).not.toMatch(/InterruptedError|^\s+at /m);
   });
 });
