@@ -1,8 +1,10 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { spawnMkt } from '../helpers/run-mkt.js';
+import { spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -93,5 +95,46 @@ describe('an interruption with --verbose', () => {
     expect([run.code, run.stdout]).toEqual([130, '']);
     expect(run.stderr).toMatch(new RegExp(`\\nmkt: interrupted by ${signal}\\n$`));
     expect(run.stderr).not.toMatch(/InterruptedError|^\s+at /m);
+  });
+});
+
+describe('a broken config file', () => {
+  const sandbox = useSandbox({ records: 50 });
+  /** A config directory whose config.json has a comma missing after a value, on line 3. */
+  function brokenConfig(): string {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {\n  "default": {\n    "format": "csv"\n    "timeout": 5\n  }\n}}\n');
+    return dir;
+  }
+
+  it('stops a command that reads it, naming the file and the JSON error with its line and column', async () => {
+    const dir = brokenConfig();
+    const run = await runInProcess(['results'], { env: { MKT_CONFIG_DIR: dir, MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key } });
+    expect(run).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: `mkt: ${join(dir, 'config.json')} is not valid JSON: expected ',' or '}' after property value at line 4, column 5\n`
+        + 'Fix the file by hand, or delete it and set the values again.\n',
+    });
+  });
+
+  it('never quotes the file, which may hold a key', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '{"profiles": {"default": {"base_url": sk_live_0123456789}}}');
+    const run = await runInProcess(['filters'], { env: { MKT_CONFIG_DIR: dir } });
+    expect(run).toMatchObject({ code: 1, stdout: '' });
+    expect(run.stderr).not.toContain('sk_live');
+    expect(run.stderr.split('\n')[0]).toMatch(/^mkt: .*config\.json is not valid JSON: (an unexpected character|.* at line 1, column \d+)$/);
+  });
+
+  it('does not stop mkt --sandbox, which needs none of it: one warning line, and the answer', async () => {
+    const dir = brokenConfig();
+    writeFileSync(join(dir, 'credentials.json'), '{"profiles": ');
+    const run = await runInProcess(['--sandbox', 'fees', 'NYSE', '-f', 'json'], { env: { MKT_CONFIG_DIR: dir } });
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ exchange: 'NYSE' });
+    expect(run.stderr).toBe(
+      `warning: ${join(dir, 'config.json')} is not valid JSON: expected ',' or '}' after property value at line 4, column 5; --sandbox goes on without it\n`,
+    );
   });
 });
