@@ -138,3 +138,21 @@ describe('a broken config file', () => {
     );
   });
 });
+
+describe('a base URL in capitals', () => {
+  const sandbox = useSandbox({ records: 30 });
+
+  it('is the same service to the mirror: synced from HTTP://…, read offline and synced again from http://…', async () => {
+    const mirror = join(tempDir('mkt-mirror-'), 'fees.duckdb');
+    const key = sandbox.current.keys.api_key;
+    const upper = sandbox.current.url.replace(/^http:/, 'HTTP:');
+    const first = await runInProcess(['sync'], { env: { MKT_BASE_URL: `${upper}/`, MKT_API_KEY: key, MKT_MIRROR: mirror } });
+    expect(first.code).toBe(0);
+    const lower = { env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: key, MKT_MIRROR: mirror } };
+    const offline = await runInProcess(['results', '--offline', '--limit', '2', '-f', 'ndjson'], lower);
+    expect([offline.code, offline.stdout.split('\n').length - 1, offline.stderr]).toEqual([0, 2, '']);
+    const again = await runInProcess(['sync', '-f', 'json'], lower);
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ new_records: 0, full_walk: false });
+  });
+});
