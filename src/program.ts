@@ -213,7 +213,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);
   registerCompletionCommand(program, contextFor);
-  program.helpCommand('help [command]', 'show help for a command');
+  program.helpCommand('help [command]', 'Show help for a command');
   program.commandsGroup('Local testing:');
   registerSandboxCommand(program, contextFor);
 
