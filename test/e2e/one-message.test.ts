@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { useRecordingServers } from '../helpers/recording-server.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { run } from '../../src/main.js';
+import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
 import { spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -95,6 +97,17 @@ describe('an interruption with --verbose', () => {
     expect([run.code, run.stdout]).toEqual([130, '']);
     expect(run.stderr).toMatch(new RegExp(`\\nmkt: interrupted by ${signal}\\n$`));
     expect(run.stderr).not.toMatch(/InterruptedError|^\s+at /m);
+  });
+
+  it('leaves the stack trace to the unexpected, and only with --verbose', async () => {
+    const failingStdout = () => new Writable({ write: (_chunk, _encoding, done) => done(new Error('the disk is on fire')) });
+    const stderrOf = async (args: string[]) => {
+      const deps = memoryDeps();
+      expect(await run(args, { ...deps, stdout: failingStdout() })).toBe(1);
+      return deps.stderr.text();
+    };
+    expect(await stderrOf(['filters', '-f', 'json'])).toBe('mkt: unexpected error: the disk is on fire\nRun again with --verbose for details.\n');
+    expect(await stderrOf(['filters', '-f', 'json', '-v'])).toMatch(/^mkt: unexpected error: the disk is on fire\nError: the disk is on fire\n {4}at /);
   });
 });
 
