@@ -190,8 +190,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
       // Help is as wide as the terminal it goes to, as commander does for process.stdout.
       getOutHelpWidth: () => (deps.stdout.isTTY && deps.stdout.columns) || 80,
       getErrHelpWidth: () => (deps.stderr.isTTY && deps.stderr.columns) || 80,
-      // Commander's errors in mkt's one style: `mkt: unknown option '--bogus'`.
-      outputError: (text, write) => write(text.replace(/^error: /, 'mkt: ')),
+      // Commander's errors in mkt's one style: `mkt: unknown option '--bogus'; did you mean --bogs?`.
+      outputError: (text, write) => write(text.replace(/^error: /, 'mkt: ').replace(/\n\(Did you mean (.+)\?\)$/m, '; did you mean $1?')),
     })
     .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()

@@ -26,7 +26,7 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
     .summary('Print the shell completion script')
     .description('Print the shell completion script for bash, zsh or fish (see the README to install it).')
     // In mkt's words: a did-you-mean and the allowed values (`.choices` keeps them for help and completion).
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser((value) => matchAllowed('shell', value, SHELLS)))
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser((value) => matchAllowed('<shell>', value, SHELLS)))
     .action(async (shell: Shell, _flags: unknown, self: Command) => {
       // The shipped script, which tests keep equal to what the program generates: a shell that
       // sources `mkt completion bash` at every start need not build the completion model.

@@ -149,7 +149,7 @@ describe('mkt help NAME', () => {
     const nope = await runInProcess(['help', 'nope']);
     expect([nope.code, nope.stdout, nope.stderr]).toEqual([2, '', "mkt: unknown command 'nope'\nRun `mkt --help` for usage.\n"]);
     const fee = await runInProcess(['help', 'fee']);
-    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "mkt: unknown command 'fee'\n(Did you mean fees?)\nRun `mkt --help` for usage.\n"]);
+    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "mkt: unknown command 'fee'; did you mean fees?\nRun `mkt --help` for usage.\n"]);
   });
 
   it('is the program help for `mkt help help`', async () => {

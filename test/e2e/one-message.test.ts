@@ -16,11 +16,18 @@ describe('a value outside a fixed list', () => {
   it.each([
     [['results', '-f', 'jsn'], 'mkt: --format: unknown value "jsn"; did you mean json?\nAllowed values: table, json, ndjson, csv, parquet.\n'],
     [['--format', 'yaml', 'filters'], 'mkt: --format: unknown value "yaml"\nAllowed values: table, json, ndjson, csv, parquet.\n'],
-    [['completion', 'tcsh'], 'mkt: shell: unknown value "tcsh"; did you mean bash?\nAllowed values: bash, zsh, fish.\n'],
-    [['completion', 'fihs'], 'mkt: shell: unknown value "fihs"; did you mean fish?\nAllowed values: bash, zsh, fish.\n'],
+    [['completion', 'tcsh'], 'mkt: <shell>: unknown value "tcsh"; did you mean bash?\nAllowed values: bash, zsh, fish.\n'],
+    [['completion', 'fihs'], 'mkt: <shell>: unknown value "fihs"; did you mean fish?\nAllowed values: bash, zsh, fish.\n'],
     [['config', 'set', 'formt', 'json'], 'mkt: unknown setting "formt"; did you mean format?\nSettings are: base_url, format, timeout, retries.\n'],
     [['config', 'set', 'format', 'jsn'], 'mkt: format must be one of table, json, ndjson, csv, parquet, not "jsn"; did you mean json?\n'],
   ])('mkt %j gets a did-you-mean and the allowed values, exit 2, nothing sent', async (args, stderr) => {
+    expect(await runInProcess(args)).toMatchObject({ code: 2, stdout: '', stderr });
+  });
+
+  it.each([
+    [['resluts'], "mkt: unknown command 'resluts'; did you mean results?\nRun `mkt --help` for usage.\n"],
+    [['results', '--exchange-nam', 'NYSE'], "mkt: unknown option '--exchange-nam'; did you mean --exchange-name?\nRun `mkt results --help` for usage.\n"],
+  ])('mkt %j gets commander\'s did-you-mean on the line of the error, as mkt writes it', async (args, stderr) => {
     expect(await runInProcess(args)).toMatchObject({ code: 2, stdout: '', stderr });
   });
 
