@@ -163,7 +163,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
-      // The help shown for a mistake (`mkt` alone, `mkt auth`) is on stderr: there the program lists its commands alone.
+      // The help commander shows for a mistake (`mkt` alone) goes to stderr: there the program lists its commands alone.
       prepareContext(this: Help & { onError?: boolean }, contextOptions: { error?: boolean; helpWidth?: number }): void {
         Help.prototype.prepareContext.call(this, contextOptions);
         this.onError = contextOptions.error === true;
