@@ -11,6 +11,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 39, point 6: one message per mistake, in mkt's own words.
+const sandbox = useSandbox({ records: 30 });
 
 describe('a value outside a fixed list', () => {
   it.each([
@@ -39,7 +40,6 @@ describe('a value outside a fixed list', () => {
 });
 
 describe('an exchange typed wrong', () => {
-  const sandbox = useSandbox({ records: 200 });
   /** The sandbox as the user's service, with `mkt exchanges` run once: a kept list of three venues. */
   function service(): Record<string, string> {
     const cacheDir = tempDir('mkt-cache-');
@@ -119,7 +119,6 @@ describe('an interruption with --verbose', () => {
 });
 
 describe('a broken config file', () => {
-  const sandbox = useSandbox({ records: 50 });
   /** A config directory whose config.json has a comma missing after a value, on line 3. */
   function brokenConfig(): string {
     const dir = tempConfigDir();
@@ -160,7 +159,6 @@ describe('a broken config file', () => {
 });
 
 describe('a base URL in capitals', () => {
-  const sandbox = useSandbox({ records: 30 });
 
   it('is the same service to the mirror: synced from HTTP://…, read offline and synced again from http://…', async () => {
     const mirror = join(tempDir('mkt-mirror-'), 'fees.duckdb');
