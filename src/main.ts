@@ -91,13 +91,17 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
   }
 }
 
+/**
+ * An error mkt reports on purpose (an interruption too) is its message and hint, --verbose or not:
+ * a stack trace is for the unexpected, and only with --verbose.
+ */
 function report(error: unknown, log: Logger, verbose: boolean): void {
   if (error instanceof MktError) {
     log.error(error.message, error.hint);
-  } else {
-    const message = error instanceof Error ? error.message : String(error);
-    log.error(`unexpected error: ${message}`, verbose ? undefined : 'Run again with --verbose for details.');
+    return;
   }
+  const message = error instanceof Error ? error.message : String(error);
+  log.error(`unexpected error: ${message}`, verbose ? undefined : 'Run again with --verbose for details.');
   if (verbose && error instanceof Error && error.stack) log.debug(error.stack);
 }
 

@@ -1,9 +1,9 @@
-import { Command, Help, Option } from 'commander';
+import { type Argument, Command, Help, Option } from 'commander';
 import type { Deps } from './core/deps.js';
 import { Context, type ContextFor, type GlobalOptions } from './commands/context.js';
-import { FORMATS } from './output/formats.js';
+import { type Format, FORMATS } from './output/formats.js';
 import { parseSetting } from './config/settings.js';
-import { collectList, parseOutputPath } from './commands/flag-values.js';
+import { collectList, matchAllowed, parseOutputPath } from './commands/flag-values.js';
 import { VERSION } from './core/version.js';
 import { registerExchangeCommands } from './commands/exchange.js';
 import { registerResultsCommand } from './commands/results.js';
@@ -34,6 +34,11 @@ function parseRequestRate(value: string): number {
     throw new UsageError(`--max-rps must be a number of requests per second from 0.01 to 10000, not ${JSON.stringify(value)}`);
   }
   return rate;
+}
+
+/** `--format`, in mkt's words: a did-you-mean and the allowed values (`.choices` keeps them for help and completion). */
+function formatArgument(value: string): Format {
+  return matchAllowed('--format', value, FORMATS);
 }
 
 function parseColumnList(value: string, previous: string[] | undefined): string[] {
@@ -132,7 +137,7 @@ function refuseShapeWithoutSandbox(command: Command): void {
 function addGlobalOptions(program: Command): void {
   program
     .optionsGroup(GLOBAL_GROUPS.output)
-    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS))
+    .addOption(new Option('-f, --format <format>', 'output format (default: table on a terminal, json otherwise)').choices(FORMATS).argParser(formatArgument))
     .option('-o, --output <file>', 'write to this file instead of stdout (- for stdout); it appears whole or not at all', parseOutputPath)
     .option('--columns <a,b,...>', 'fields to output, in this order', parseColumnList)
     .option('--csv-safe', "csv for spreadsheets: a ' before each cell that starts with =, +, -, @, a tab or a CR")
@@ -175,8 +180,22 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
+      // The help commander shows for a mistake (`mkt` alone) goes to stderr: there the program lists its commands alone.
+      prepareContext(this: Help & { onError?: boolean }, contextOptions: { error?: boolean; helpWidth?: number }): void {
+        Help.prototype.prepareContext.call(this, contextOptions);
+        this.onError = contextOptions.error === true;
+      },
+      // A command's name and arguments: its options are in its own help.
+      subcommandTerm(command: Command): string {
+        const argumentTerm = (argument: Argument) => {
+          const name = `${argument.name()}${argument.variadic ? '...' : ''}`;
+          return argument.required ? `<${name}>` : `[${name}]`;
+        };
+        return [command.name(), ...command.registeredArguments.map(argumentTerm)].join(' ');
+      },
       // A command's help lists its own options, then the global options it reads, then -h.
-      visibleOptions(command: Command): Option[] {
+      visibleOptions(this: Help & { onError?: boolean }, command: Command): Option[] {
+        if (command === program && this.onError) return [];
         const own = Help.prototype.visibleOptions.call(this, command);
         const help = own.filter((option) => option.long === '--help');
         return [...own.filter((option) => option.long !== '--help'), ...globalOptionsShownBy(command, program), ...help];
@@ -188,8 +207,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
       // Help is as wide as the terminal it goes to, as commander does for process.stdout.
       getOutHelpWidth: () => (deps.stdout.isTTY && deps.stdout.columns) || 80,
       getErrHelpWidth: () => (deps.stderr.isTTY && deps.stderr.columns) || 80,
-      // Commander's errors in mkt's one style: `mkt: unknown option '--bogus'`.
-      outputError: (text, write) => write(text.replace(/^error: /, 'mkt: ')),
+      // Commander's errors in mkt's one style: `mkt: unknown option '--bogus'; did you mean --bogs?`.
+      outputError: (text, write) => write(text.replace(/^error: /, 'mkt: ').replace(/\n\(Did you mean (.+)\?\)$/m, '; did you mean $1?')),
     })
     .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()
@@ -215,7 +234,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);
   registerCompletionCommand(program, contextFor);
-  program.helpCommand('help [command]', 'show help for a command');
+  program.helpCommand('help [command]', 'Show help for a command');
   program.commandsGroup('Local testing:');
   registerSandboxCommand(program, contextFor);
 
@@ -223,7 +242,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     { comment: "Try it without a key: NYSE's fee schedule from a built-in sandbox", command: 'mkt --sandbox fees NYSE' },
     { comment: 'Every option fee, newest only, as CSV', command: 'mkt results --fee-type Option --latest-only --all -o fees.csv' },
   ]);
-  program.addHelpText('after', "\nRun `mkt <command> --help` for a command's options and examples.");
+  program.addHelpText('after', ({ error }) =>
+    `\nRun \`mkt <command> --help\` for a command's options and examples${error ? ',\n`mkt --help` for the options every command takes' : ''}.`);
 
   applyToSubcommands(program, (command) =>
     command

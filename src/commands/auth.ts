@@ -16,6 +16,7 @@ interface LoginOptions {
 export function registerAuthCommand(program: Command, contextFor: ContextFor): void {
   const auth = program
     .command('auth')
+    .summary("Store, show and remove a profile's API key")
     .description('Store, show and remove the API key of a profile. The key is never taken as an argument: it would show in ps and in shell history.');
   const loginCommand = auth
     .command('login')

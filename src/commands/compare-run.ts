@@ -8,7 +8,7 @@ import { groupDigits } from '../core/digits.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
 import { exchangeList, unlessMalformed } from './exchanges-run.js';
-import { warnOfUnknownExchanges } from './known-exchanges.js';
+import { checkKeptExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 
 export interface CompareRequest {
@@ -188,7 +188,7 @@ function headingOf(group: Group): string {
 export async function runCompare(context: Context, request: CompareRequest): Promise<void> {
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
-  await warnOfUnknownExchanges(context, request.exchanges);
+  const known = await checkKeptExchanges(context, request.exchanges);
   const exchanges = request.exchanges.length > 0 ? [...new Set(request.exchanges)] : await everyKnownExchange(context, request.allExchanges);
   const client = await context.client();
   const measureOf = await venueMeasures(context, client, exchanges);
@@ -213,7 +213,7 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
       body = await client.fetchExchangeResource(exchange, 'fees');
     } catch (error) {
       if (error instanceof NotLicensedError) return failed(error, 'not licensed (403)');
-      if (error instanceof NotFoundError) return failed(error, 'unknown exchange (404)');
+      if (error instanceof NotFoundError) return failed(known.explain(exchange, error), 'unknown exchange (404)');
       throw error;
     }
     const schedule = typeof body === 'object' && body !== null ? (body as JsonObject) : {};
@@ -229,18 +229,26 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
     const error = failures.get(exchange);
     return error ? [{ exchange, error }] : [];
   });
-  for (const { exchange, error } of inOrder) context.log.warn(`${exchange}: ${error.message}`);
-  if (leftOut.length > 0) {
-    const venues = leftOut.length === 1 ? 'a venue' : `${groupDigits(leftOut.length)} venues`;
-    // The venues the user named, by name; of every known venue, only how many.
-    const which = request.exchanges.length > 0 ? `: ${exchanges.filter((exchange) => leftOut.includes(exchange)).join(', ')}` : '';
-    context.log.info(`--fee-type ${request.feeType} left out ${venues} not known to be priced ${wanted}${which}`);
-  }
   const kept = rows.filter((row): row is JsonObject => row !== undefined);
-  if (!kept.some((row) => row.error === null)) {
-    if (inOrder[0]) throw inOrder[0].error;
-    throw new MktError(`no venue to compare is known to be priced ${wanted}`, { hint: 'Drop --fee-type to see every venue, its unit unknown or not.' });
+  const compared = kept.some((row) => row.error === null);
+  // With no venue compared, the first failure is the error, and is not a warning as well.
+  for (const { exchange, error } of compared ? inOrder : inOrder.slice(1)) {
+    const suggestion = known.suggestionFor(exchange);
+    context.log.warn(`${exchange}: ${error.message}${error instanceof NotFoundError && suggestion ? `; did you mean ${suggestion}?` : ''}`);
   }
+  known.warnOfAnswered();
+  if (leftOut.length > 0) {
+    // The venues the user named, by name; of every known venue, only how many.
+    const named = request.exchanges.length > 0 ? exchanges.filter((exchange) => leftOut.includes(exchange)).join(', ') : undefined;
+    if (!compared && !inOrder[0]) {
+      throw new MktError(`no venue is known to be priced ${wanted}: --fee-type ${request.feeType} left out ${named ?? `all ${groupDigits(leftOut.length)}`}`, {
+        hint: 'Drop --fee-type to see every venue, its unit unknown or not.',
+      });
+    }
+    const venues = leftOut.length === 1 ? 'a venue' : `${groupDigits(leftOut.length)} venues`;
+    context.log.info(`--fee-type ${request.feeType} left out ${venues} not known to be priced ${wanted}${named ? `: ${named}` : ''}`);
+  }
+  if (!compared && inOrder[0]) throw inOrder[0].error;
   const groups = groupsOf(kept);
   const dataset = { shape: 'list', columns: COMPARE_COLUMNS, tableColumns: COMPARE_TABLE_COLUMNS, select: context.globals.columns } as const;
   // A table per group, under its heading, where a reader sees it; any other format has the groups' fields in each row.

@@ -15,15 +15,10 @@ function parseMakeShare(value: string): number {
 export function registerCompareCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('compare')
+    .summary('Venues side by side at a monthly volume')
     .description(
-      'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share. '
-        + 'A venue is ranked only among the venues of its unit and currency, a table each at a terminal; JSON, CSV and Parquet give each row its unit, currency and rank. '
-        + 'A schedule does not say what its numbers are per, so the unit comes from the fee types of the venue\'s results: all Equity is per share, all Option per contract, '
-        + 'and both or neither is "unit unknown", shown apart and never ranked. '
-        + 'The mirror tells them, with no request, for a venue whose every record it holds, and the currency: the one its amounts name (USD, EUR or GBP), else null. '
-        + 'Otherwise the service does, without a currency: its exchange list (GET /api/v1/exchanges/), one request for all venues, '
-        + 'or, when it has none, each venue\'s available filters, a request each. Each venue\'s schedule is one more request. '
-        + 'With no exchange named, every exchange `mkt exchanges` knows; more than 50 only with --all-exchanges.',
+      'Rank venues by blended rate at a monthly volume, lowest first: F * maker + (1 - F) * taker, F the --make-share, '
+        + 'within one unit and currency (docs/command-notes.md). With none named, every exchange `mkt exchanges` knows.',
     )
     .argument('[exchange...]', 'exchange identifiers, e.g. NYSE CBOE IEX', (value: string, previous: string[] = []) => [...previous, parseExchangeId(value)])
     .option('--volume <n>', 'monthly volume that picks each venue\'s tier (50000000, 5e7, 50M, 2.5B, 750K)', parseVolumeFlag, 0)

@@ -2,6 +2,7 @@ import { Argument, type Command } from 'commander';
 import type { OutputStream } from '../core/deps.js';
 import type { ContextFor } from './context.js';
 import { addExamples } from './examples.js';
+import { matchAllowed } from './flag-values.js';
 import { SCRIPT_FILES, type Shell, SHELLS } from './shells.js';
 
 
@@ -22,8 +23,10 @@ async function writeOut(stream: OutputStream, text: string): Promise<void> {
 export function registerCompletionCommand(program: Command, contextFor: ContextFor): void {
   const completion = program
     .command('completion')
+    .summary('Print the shell completion script')
     .description('Print the shell completion script for bash, zsh or fish (see the README to install it).')
-    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+    // In mkt's words: a did-you-mean and the allowed values (`.choices` keeps them for help and completion).
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS).argParser((value) => matchAllowed('<shell>', value, SHELLS)))
     .action(async (shell: Shell, _flags: unknown, self: Command) => {
       // The shipped script, which tests keep equal to what the program generates: a shell that
       // sources `mkt completion bash` at every start need not build the completion model.

@@ -14,6 +14,7 @@ interface ConfigTarget {
 export function registerConfigCommand(program: Command, contextFor: ContextFor): void {
   const config = program
     .command('config')
+    .summary("Manage a profile's settings")
     .description(
       'Manage the settings of a profile: base_url, format, timeout, retries. Flags and variables outrank them '
         + '(mkt auth status shows what applies).',

@@ -148,8 +148,14 @@ export class Context {
       });
     }
     const { resolveSettings } = await import('../config/resolve.js');
-    const settings = resolveSettings({ flags: this.globals, env: this.deps.env });
-    if (!this.globals.sandbox) return settings;
+    if (!this.globals.sandbox) return resolveSettings({ flags: this.globals, env: this.deps.env });
+    // The sandbox brings its own URL and key: a broken config file is a warning, not a stop.
+    const settings = resolveSettings({
+      flags: this.globals,
+      env: this.deps.env,
+      readStoredKey: false,
+      onUnreadableSettings: (error) => this.log.warn(`${error.message}; --sandbox goes on without it`),
+    });
     const { startSandbox } = await import('../sandbox/server.js');
     const sandbox = await startSandbox({ port: 0, shape: this.globals.sandboxShape });
     this.defer(() => sandbox.close());

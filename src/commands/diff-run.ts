@@ -17,7 +17,7 @@ import { serverText } from '../http/server-text.js';
 import { validateColumns } from '../output/columns.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
-import { warnOfUnknownExchanges } from './known-exchanges.js';
+import { checkKeptExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 import { openOffline, RESULT_FIELDS_WITH_AMOUNTS } from './results-run.js';
 
@@ -103,14 +103,20 @@ export async function runDiff(context: Context, request: DiffRequest): Promise<v
   const columns = columnsOf(format, amounts);
   const select = context.globals.columns;
   if (select) validateColumns(select, columns);
-  await warnOfUnknownExchanges(context, [request.exchange]);
+  const known = await checkKeptExchanges(context, [request.exchange]);
   const group = { exchange: request.exchange, feeType: request.feeType };
   const { source, origin, service } = await sourceOf(context, request, output.outputPath);
   // Where the answer comes from, for a person watching or a --verbose log, not for a pipeline's stderr.
   if (context.log.isVerbose) context.log.debug(origin);
   else if (context.deps.stderr.isTTY === true) context.log.info(origin);
-  const byId = service && (await versionPairById(service, group, request));
-  const pair = byId ?? (await findVersionPair(service ? withSources(service) : source, group, { from: request.from, to: request.to }));
+  let pair: VersionPair;
+  try {
+    const byId = service && (await versionPairById(service, group, request));
+    pair = byId ?? (await findVersionPair(service ? withSources(service) : source, group, { from: request.from, to: request.to }));
+  } catch (error) {
+    throw known.explain(request.exchange, error);
+  }
+  known.warnOfAnswered();
   context.log.debug(`${pair.requests} ${pair.requests === 1 ? 'page' : 'pages'} read for ${request.exchange} ${request.feeType}`);
   if (!pair.from) {
     const version = versionText(pair.to, settings.apiKey);

@@ -32,18 +32,11 @@ function versionChoice(flag: string): (value: string) => VersionChoice {
 export function registerDiffCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('diff')
+    .summary('What changed between two fee schedule versions')
     .description(
-      "What changed between two versions of an exchange's fee schedule (by default the newest and the one before it). "
-        + 'Line items are paired by what they are (category, charge type, action, participant, symbol classification, type and trade type, '
-        + 'symbol, basis, monthly volume, action and participant details), not by id, which changes with every version; '
-        + 'a pair whose amount, notes or other fields differ is changed, with those fields named, and items of one identity are paired '
-        + 'so that the fewest differences are reported. Reads the mirror when it holds the fee schedule and one request '
-        + "(the group's newest record) shows the service's newest version is the mirror's; otherwise, or with --online, "
-        + 'the results endpoint, newest first, only the pages the two versions need. --offline reads the mirror and sends nothing. '
-        + 'At a terminal and with --verbose, one line on stderr says where the answer came from: "from the mirror PATH, synced TIME", '
-        + '"from the service", "from the service: the mirror PATH, synced TIME, is behind it on EXCHANGE FEE-TYPE", or with --offline '
-        + '"from the mirror PATH, synced TIME; the service was not asked (--offline): it may hold a newer version". '
-        + 'In JSON and NDJSON, --columns takes change, fields, before.<field>, after.<field> (and amount_change with --parse-amounts).',
+      "What changed between two versions of an exchange's fee schedule, by default the newest and the one before it, "
+        + 'line items paired by what they are, not by id. From the mirror when it is current, else the service '
+        + '(docs/command-notes.md).',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .argument('<fee-type>', `fee type: ${ENUM_FILTER_VALUES.fee_type.join(' or ')}`, (value: string) => matchAllowed('<fee-type>', value, ENUM_FILTER_VALUES.fee_type))

@@ -7,7 +7,7 @@ import { deriveColumns } from '../output/columns.js';
 import { type Column, type Dataset, inOneBatch, type JsonObject } from '../output/exporter.js';
 import { flattenRecord } from '../output/flatten.js';
 import { stdoutTarget, writeDataset } from '../output/write.js';
-import { warnOfUnknownExchanges } from './known-exchanges.js';
+import { checkKeptExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
 import { isOfScheduleShape, renderExchangeView } from '../output/views/index.js';
 
@@ -29,9 +29,15 @@ export async function runExchangeCommand(context: Context, request: ExchangeRequ
   const { globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
-  await warnOfUnknownExchanges(context, [request.exchange]);
+  const kept = await checkKeptExchanges(context, [request.exchange]);
   const client = await context.client();
-  const fetched = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
+  let fetched: unknown;
+  try {
+    fetched = await client.fetchExchangeResource(request.exchange, request.resource, request.query);
+  } catch (error) {
+    throw kept.explain(request.exchange, error);
+  }
+  kept.warnOfAnswered();
   const body = request.volume === undefined ? fetched : withRatesAtVolume(fetched, request.volume, client.host);
 
   if (output.format === 'table' && !globals.output && !globals.columns) {

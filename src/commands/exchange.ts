@@ -7,6 +7,8 @@ import { addExamples, type CommandExample } from './examples.js';
 interface ExchangeCommandSpec {
   name: string;
   resource: ExchangeResource;
+  /** One line, for the program's command list. */
+  summary: string;
   description: string;
   examples: readonly CommandExample[];
 }
@@ -15,12 +17,10 @@ const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
   {
     name: 'fees',
     resource: 'fees',
+    summary: "An exchange's fee schedule and volume tiers",
     description:
-      "Show an exchange's fee schedule: maker and taker fees, and the volume tiers. With --volume N, also what applies at "
-      + 'a monthly volume of N: the tier with the highest threshold not above N, for the whole volume, its maker_rebate the '
-      + 'maker rate (maker_fee when no tier is reached), and taker_fee the taker rate. For example, with tiers at 10M '
-      + '(-0.0025) and 50M (-0.0030), 30M earns -0.0025 on all 30M. Exchanges that apply each tier only to the volume '
-      + 'above its threshold (at the margin) are not modelled: their rate is the blend of several tiers.',
+      "Show an exchange's fee schedule: maker and taker fees, and the volume tiers. With --volume N, also the tier "
+      + 'and the rates that apply at a monthly volume of N, for the whole volume (docs/command-notes.md).',
     examples: [
       { comment: 'An analyst: the summary and the tiers, at a terminal', command: 'mkt fees NYSE' },
       { comment: 'A pipeline: the taker fee alone', command: "mkt fees NYSE -f json | jq '.fee_schedule.taker_fee'" },
@@ -30,6 +30,7 @@ const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
   {
     name: 'rules',
     resource: 'rules',
+    summary: "An exchange's rules: hours, ticks, lots, breakers",
     description: "Show an exchange's rules: trading hours, tick and lot size, circuit breakers.",
     examples: [
       { comment: 'An analyst: the rules, at a terminal', command: 'mkt rules CBOE' },
@@ -39,6 +40,7 @@ const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
   {
     name: 'order-types',
     resource: 'orderTypes',
+    summary: 'The order types an exchange supports',
     description: 'Show the order types an exchange supports.',
     examples: [
       { comment: 'An analyst: every order type, ✓ or ✗', command: 'mkt order-types IEX' },
@@ -58,6 +60,7 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
   for (const spec of EXCHANGE_COMMANDS) {
     const command = program
       .command(spec.name)
+      .summary(spec.summary)
       .description(spec.description)
       .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId);
     if (spec.resource === 'fees') {
@@ -72,11 +75,10 @@ export function registerExchangeCommands(program: Command, contextFor: ContextFo
 
   const historical = program
     .command('historical')
+    .summary("An exchange's fee schedules over a period")
     .description(
       "Show an exchange's fee schedules over a period, or every one the service keeps when no date is given. "
-        + 'The service does not document the shape of this answer: JSON passes it through unchanged; the table '
-        + 'shows one row per effective date when the answer holds fee_schedules, as the sandbox\'s does, and '
-        + 'otherwise flattens it as CSV does.',
+        + 'JSON passes the answer through unchanged.',
     )
     .argument('<exchange>', 'exchange identifier, e.g. NYSE', parseExchangeId)
     .optionsGroup('Period:')

@@ -5,6 +5,7 @@ import { addExamples } from './examples.js';
 export function registerExchangesCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('exchanges')
+    .summary('The exchanges your key reaches')
     .description(
       'List the exchanges your key reaches: identifiers, and names, fee types and record counts where the service gives them. '
         + 'Kept per profile for completion and did-you-mean; read again with --refresh.',

@@ -12,6 +12,7 @@ function filterRows(): JsonObject[] {
 export function registerFiltersCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('filters')
+    .summary('The allowed values of every results filter')
     .description('List the allowed values of every results filter (matched case-insensitively). Answered offline.')
     .action(async (_flags: unknown, self: Command) => {
       const context = contextFor(self);

@@ -75,7 +75,7 @@ export function parseExchangeId(value: string): string {
 }
 
 /** Matches one value case-insensitively and returns it in the allowed spelling. */
-export function matchAllowed(flag: string, value: string, allowed: readonly string[]): string {
+export function matchAllowed<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   const match = allowed.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
   if (match !== undefined) return match;
   const suggestion = nearestValue(value, allowed);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Context } from './context.js';
 import { dataDirectory } from '../config/paths.js';
 import { UsageError } from '../core/errors.js';
+import { serviceIdentity } from '../http/base-url.js';
 import type { Mirror } from '../mirror/mirror.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -59,7 +60,7 @@ export function checkNotWritingTheMirror(outputPath: string | undefined, mirror:
   if (same) throw new UsageError(`-o names the mirror ${mirror}, which the answer would replace`, { hint: 'Write the answer to another file.' });
 }
 
-/** The service a mirror is of: `sandbox`, or the base URL without its trailing slashes. */
+/** The service a mirror is of: `sandbox`, or the base URL as services are told apart (serviceIdentity). */
 export function serviceOf(settings: { baseUrlSource?: string; baseUrl?: string }): string {
-  return settings.baseUrlSource === 'sandbox' ? 'sandbox' : (settings.baseUrl ?? '').replace(/\/+$/, '');
+  return settings.baseUrlSource === 'sandbox' ? 'sandbox' : serviceIdentity(settings.baseUrl ?? '');
 }

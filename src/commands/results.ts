@@ -131,14 +131,10 @@ export function addFilterOptions(command: Command): void {
 export function registerResultsCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('results')
-    .summary(
-      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
-        + 'One page by default; --all walks every page, --limit N stops after N records.',
-    )
+    .summary('Fee schedule results: filtered, sorted, paged')
     .description(
-      'List fee schedule results: one fee or rebate line item each, filtered, sorted and paged. '
-        + 'One page by default; --all walks every page, --limit N stops after N records. '
-        + "A backslash keeps a comma in a filter value: --supplier-name 'Nasdaq\\, Inc.'.",
+      'List fee schedule results, one fee or rebate line item each: one page by default, every page with --all, '
+        + "the first N records with --limit N. A backslash keeps a comma in a value: --supplier-name 'Nasdaq\\, Inc.'.",
     );
   addFilterOptions(command);
   command
@@ -148,7 +144,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .option('--page-size <n>', `records per page, ${PAGE_SIZE.min}-${PAGE_SIZE.max} (default: ${PAGE_SIZE.default}; ${PAGE_SIZE.max} with --all or --limit)`)
     .option('--page-number <n>', 'page index, from 0 (default: 0)')
     .option('--all', 'walk every page')
-    .option('--limit <n>', 'stop after this many records, walking pages as needed')
+    .option('--limit <n>', 'stop after this many records, walking pages as needed, with or without --all')
     .option('--allow-drift', 'accept a walk during which the results changed, with a warning')
     .option('--parse-amounts', 'add fee_amount_value (a number, negative for a rebate) and fee_amount_unit after fee_amount');
   addIncludeOptions(command);

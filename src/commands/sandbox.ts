@@ -89,6 +89,7 @@ async function runSandbox(flags: SandboxFlags, context: Context, shapeGiven: boo
 export function registerSandboxCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('sandbox')
+    .summary('A local emulator of the service, for testing')
     .description(
       'Serve the whole service interface locally with generated data (127.0.0.1 only), until Ctrl-C. '
         + 'The same seed gives the same data every run. For one command, mkt --sandbox <command> is simpler.',

@@ -6,6 +6,7 @@ export function registerSqlCommand(program: Command, contextFor: ContextFor): vo
   const command = program
     .command('sql')
     .argument('<query>', 'DuckDB SQL: tables results, results_with_values and mkt_* (docs/mirror.md)')
+    .summary('SQL over the mirror, read-only')
     .description('Run SQL over the mirror, read-only, and write the answer in any format: the mirror `mkt sync` keeps.')
     .option('--mirror <path>', 'the mirror (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
     .action(async (query: string, flags: { mirror?: string }, self: Command) => {

@@ -13,11 +13,10 @@ interface SyncFlags extends FilterFlags, IncludeFlags {
 export function registerSyncCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('sync')
+    .summary('Bring the local mirror up to date')
     .description(
       'Bring the local mirror up to date: a DuckDB file holding what the service answers for these filters, '
-        + 'fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md). '
-        + 'The summary names each new or withdrawn version once, and each fee schedule it changed (changed_groups), '
-        + 'in the spelling --fee-type takes.',
+        + 'fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md).',
     );
   addFilterOptions(command);
   addIncludeOptions(command);

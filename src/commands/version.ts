@@ -8,6 +8,7 @@ import { addIncludeOptions, type IncludeFlags, includesOf } from './include-opti
 export function registerVersionCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('version')
+    .summary('Every fee schedule result of one version')
     .description(
       'Every fee schedule result of one version (one extraction of a fee schedule document), all its pages. '
         + "A service without that endpoint: the mirror's records (mkt sync).",

@@ -1,9 +1,9 @@
 import type { Format } from '../output/formats.js';
 import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
 import { readProfileSettings, readStoredApiKey, storedProfileNames } from './store.js';
-import { UsageError } from '../core/errors.js';
+import { MktError, UsageError } from '../core/errors.js';
 import { nearestValue } from '../core/nearest.js';
-import { checkApiKey, checkProfileName, parseSetting, SETTING_DEFAULTS } from './settings.js';
+import { checkApiKey, checkProfileName, parseSetting, type ProfileSettings, SETTING_DEFAULTS } from './settings.js';
 
 export type SettingSource = 'flag' | 'env' | 'profile' | 'default' | 'sandbox';
 
@@ -60,12 +60,17 @@ export function resolveSettings(input: {
   env: Env;
   /** False for `auth login`, which replaces the stored key and so must not trip on a broken one. */
   readStoredKey?: boolean;
+  /**
+   * For a command that can do without the stored settings (--sandbox): a config file that cannot
+   * be read is given to this, and its settings are left out, rather than stopping the command.
+   */
+  onUnreadableSettings?: (error: MktError) => void;
 }): ResolvedSettings {
-  const { flags, env, readStoredKey = true } = input;
+  const { flags, env, readStoredKey = true, onUnreadableSettings } = input;
   const { profile, profileSource } = resolveProfile(flags.profile, env);
   const configDir = configDirectory(env);
   const files = configFiles(configDir);
-  const stored = readProfileSettings(files, profile);
+  const stored = storedSettings(files, profile, onUnreadableSettings);
 
   const envBaseUrl = envValue(env, 'MKT_BASE_URL');
   let baseUrl: Pick<ResolvedSettings, 'baseUrl' | 'baseUrlSource'> = {};
@@ -96,6 +101,16 @@ export function resolveSettings(input: {
     retries: flags.retries ?? stored.retries ?? SETTING_DEFAULTS.retries,
     configDir,
   };
+}
+
+function storedSettings(files: ConfigFiles, profile: string, onUnreadable: ((error: MktError) => void) | undefined): ProfileSettings {
+  try {
+    return readProfileSettings(files, profile);
+  } catch (error) {
+    if (!onUnreadable || !(error instanceof MktError)) throw error;
+    onUnreadable(error);
+    return {};
+  }
 }
 
 /**

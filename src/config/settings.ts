@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.js';
+import { nearestValue } from '../core/nearest.js';
 import { FORMATS, type Format } from '../output/formats.js';
 
 /** What a profile stores in config.json. Every field is optional: unset falls back to a default. */
@@ -26,11 +27,13 @@ interface SettingRule<T> {
   expected: string;
   /** The value, or undefined when the text is not one. */
   parse(text: string): T | undefined;
+  /** The values it takes, when they are few: a typo gets the closest. */
+  choices?: readonly string[];
 }
 
 const SETTING_RULES: { [K in SettingName]-?: SettingRule<NonNullable<ProfileSettings[K]>> } = {
   base_url: { expected: 'an http:// or https:// URL', parse: parseHttpUrl },
-  format: { expected: `one of ${FORMATS.join(', ')}`, parse: (text) => FORMATS.find((format) => format === text) },
+  format: { expected: `one of ${FORMATS.join(', ')}`, parse: (text) => FORMATS.find((format) => format === text), choices: FORMATS },
   timeout: {
     expected: `a number of seconds greater than 0, at most ${MAX_TIMEOUT_SECONDS}`,
     parse: (text) => {
@@ -105,7 +108,10 @@ export function parseSetting<K extends SettingName>(
   if (name === 'base_url') refuseUnsafeBaseUrl(text.trim(), origin);
   const value = rule.parse(text.trim());
   if (value === undefined) {
-    throw new UsageError(`${origin.label} must be ${rule.expected}, not ${JSON.stringify(text)}`, { hint: origin.hint });
+    const suggestion = rule.choices && nearestValue(text.trim(), rule.choices);
+    throw new UsageError(`${origin.label} must be ${rule.expected}, not ${JSON.stringify(text)}${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
+      hint: origin.hint,
+    });
   }
   return value;
 }
@@ -113,7 +119,10 @@ export function parseSetting<K extends SettingName>(
 export function parseSettingName(text: string): SettingName {
   const name = SETTING_NAMES.find((candidate) => candidate === text);
   if (!name) {
-    throw new UsageError(`unknown setting ${JSON.stringify(text)}`, { hint: `Settings are: ${SETTING_NAMES.join(', ')}.` });
+    const suggestion = nearestValue(text, SETTING_NAMES);
+    throw new UsageError(`unknown setting ${JSON.stringify(text)}${suggestion ? `; did you mean ${suggestion}?` : ''}`, {
+      hint: `Settings are: ${SETTING_NAMES.join(', ')}.`,
+    });
   }
   return name;
 }

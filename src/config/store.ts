@@ -39,9 +39,29 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Never quotes the parser's message: it can echo the file's content, and the file may hold a key. */
-function notJsonError(file: string): MktError {
-  return new MktError(`${file} is not valid JSON`, { hint: FIX_HINT });
+/**
+ * What JSON.parse found wrong, where it says: its words only when they quote nothing of the file
+ * (which may hold a key), and the line and column from the position it gives.
+ */
+function jsonProblem(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : '';
+  const words = /^(Unexpected end of JSON input|Expected (?:[^'"]|'[^']')*?|Unexpected non-whitespace character|Bad (?:control|escaped) character[^'"]*?|Unterminated string[^'"]*?)(?= in JSON| after JSON|$)/
+    .exec(message)?.[1];
+  const lineColumn = /\(line (\d+) column (\d+)\)/.exec(message);
+  const position = /at position (\d+)/.exec(message);
+  let where = '';
+  if (lineColumn) {
+    where = ` at line ${lineColumn[1]}, column ${lineColumn[2]}`;
+  } else if (position) {
+    const before = text.slice(0, Number(position[1]));
+    where = ` at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
+  }
+  return `${words ? words.charAt(0).toLowerCase() + words.slice(1) : 'an unexpected character'}${where}`;
+}
+
+/** Never quotes the parser's message whole: it can echo the file's content, and the file may hold a key. */
+function notJsonError(file: string, error: unknown, text: string): MktError {
+  return new MktError(`${file} is not valid JSON: ${jsonProblem(error, text)}`, { hint: FIX_HINT });
 }
 
 function errorCode(error: unknown): string {
@@ -59,8 +79,8 @@ function readJson(file: string): unknown {
   }
   try {
     return JSON.parse(text);
-  } catch {
-    throw notJsonError(file);
+  } catch (error) {
+    throw notJsonError(file, error, text);
   }
 }
 

@@ -41,6 +41,21 @@ export function checkBaseUrl(baseUrl: string | undefined, profile: string, { ins
   return url;
 }
 
+/**
+ * The base URL as mkt tells services apart: scheme and host in lower case and the default port
+ * left out, as URL parsing gives them, and the path as written (paths are case-sensitive) without
+ * its trailing slashes. `HTTP://Example.com:80/v/` and `http://example.com/v` are one service.
+ */
+export function serviceIdentity(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return baseUrl.replace(/\/+$/, '');
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
 /** A path of segments as a URL path, `/a/b%2Fc`: each segment percent-encoded, so none can hold a `/`, `?` or `#`. */
 export const pathText = (path: readonly string[]): string => path.map((segment) => `/${encodeURIComponent(segment)}`).join('');
 

@@ -78,13 +78,13 @@ describe('mkt compare', () => {
     });
   });
 
-  it('fails, exit 1, when --fee-type leaves no venue', async () => {
+  it('fails, exit 1, when --fee-type leaves no venue, in one message', async () => {
     const run = await runInProcess(['compare', 'NYSE', 'CBOE', '--fee-type', 'Equity'], { env: env() });
     expect(run).toMatchObject({
       code: 1,
       stdout: '',
-      stderr: '--fee-type Equity left out 2 venues not known to be priced per share: NYSE, CBOE\n'
-        + 'mkt: no venue to compare is known to be priced per share\nDrop --fee-type to see every venue, its unit unknown or not.\n',
+      stderr: 'mkt: no venue is known to be priced per share: --fee-type Equity left out NYSE, CBOE\n'
+        + 'Drop --fee-type to see every venue, its unit unknown or not.\n',
     });
   });
 

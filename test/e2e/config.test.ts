@@ -98,7 +98,7 @@ describe('mkt config', () => {
       expect(await runInProcess(args, { env: { MKT_CONFIG_DIR: dir } })).toMatchObject({
         code: 1,
         stdout: '',
-        stderr: `mkt: ${file} is not valid JSON\nFix the file by hand, or delete it and set the values again.\n`,
+        stderr: `mkt: ${file} is not valid JSON: expected property name or '}' at line 1, column 15\nFix the file by hand, or delete it and set the values again.\n`,
       });
     }
     expect(readFileSync(file, 'utf8')).toBe('{"profiles": {');

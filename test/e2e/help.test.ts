@@ -29,7 +29,30 @@ describe('mkt --help', () => {
   });
 });
 
+describe('mkt alone', () => {
+  it('lists every command, one line each, in at most 40 lines on stderr, and exits 2 as a usage mistake', async () => {
+    const run = await runInProcess([]);
+    expect([run.code, run.stdout]).toEqual([2, '']);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(40);
+    expect(lines.filter((line) => /^  [a-z-]+ /.test(line)).map((line) => line.trim().split(' ')[0])).toEqual([
+      ...program.subcommands.map((command) => command.path[0]).slice(0, -1),
+      'help',
+      'sandbox',
+    ]);
+    expect(headings(run.stderr)).toEqual(['Data commands:', 'Mirror commands:', 'Setup commands:', 'Local testing:', 'Examples:']);
+    expect(lines.slice(-2)).toEqual(["Run `mkt <command> --help` for a command's options and examples,", '`mkt --help` for the options every command takes.']);
+  });
+});
+
 describe.each(commands.map((command) => [command.path.join(' '), command] as const))('mkt %s --help', (path, command) => {
+  it('says what the command does in at most 3 lines at 80 columns (design notes are in docs/command-notes.md)', async () => {
+    const run = await runInProcess([...command.path, '--help'], { stdout: { isTTY: true, columns: 80 } });
+    const description = run.stdout.split('\n\n')[1]?.split('\n') ?? [];
+    expect(description.length, path).toBeGreaterThan(0);
+    expect(description.length, path).toBeLessThanOrEqual(3);
+  });
+
   it('has a description, grouped options and no catch-all "Global Options" list', async () => {
     const run = await runInProcess([...command.path, '--help']);
     expect(run.code).toBe(0);
@@ -78,6 +101,13 @@ describe('global options in a command’s help', () => {
     ]);
   });
 
+  it('says that --limit stops the walk at N records with or without --all, and it does', async () => {
+    const help = await runInProcess(['results', '--help']);
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(' --limit <n> stop after this many records, walking pages as needed, with or without --all ');
+    const both = await runInProcess(['--sandbox', 'results', '--all', '--limit', '3', '-f', 'ndjson']);
+    expect([both.code, both.stdout.split('\n').length - 1, both.stderr]).toEqual([0, 3, '']);
+  });
+
   it('describes --format for mkt sync as what it does there: a summary in JSON, or only the line on stderr', async () => {
     const sync = await runInProcess(['sync', '--help']);
     expect(sync.stdout.replace(/\s+/g, ' ')).toContain(
@@ -121,7 +151,7 @@ describe('mkt help NAME', () => {
     const nope = await runInProcess(['help', 'nope']);
     expect([nope.code, nope.stdout, nope.stderr]).toEqual([2, '', "mkt: unknown command 'nope'\nRun `mkt --help` for usage.\n"]);
     const fee = await runInProcess(['help', 'fee']);
-    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "mkt: unknown command 'fee'\n(Did you mean fees?)\nRun `mkt --help` for usage.\n"]);
+    expect([fee.code, fee.stdout, fee.stderr]).toEqual([2, '', "mkt: unknown command 'fee'; did you mean fees?\nRun `mkt --help` for usage.\n"]);
   });
 
   it('is the program help for `mkt help help`', async () => {

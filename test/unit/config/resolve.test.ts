@@ -135,7 +135,7 @@ describe('resolveSettings', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(MktError);
-    expect((caught as MktError).message).toBe(`${store.files.credentials} is not valid JSON`);
+    expect((caught as MktError).message).toBe(`${store.files.credentials} is not valid JSON: expected double-quoted property name at line 1, column 56`);
     expect(`${(caught as MktError).message} ${(caught as MktError).hint}`).not.toContain('stored-key');
   });
 

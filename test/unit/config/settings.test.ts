@@ -26,7 +26,7 @@ describe('parseSetting', () => {
     ['base_url', 'ftp://example.test', 'base_url must be an http:// or https:// URL, not "ftp://example.test"'],
     ['base_url', 'example.test', 'base_url must be an http:// or https:// URL, not "example.test"'],
     ['format', 'xml', 'format must be one of table, json, ndjson, csv, parquet, not "xml"'],
-    ['format', 'JSON', 'format must be one of table, json, ndjson, csv, parquet, not "JSON"'],
+    ['format', 'JSON', 'format must be one of table, json, ndjson, csv, parquet, not "JSON"; did you mean json?'],
     ['timeout', '0', 'timeout must be a number of seconds greater than 0, at most 86400, not "0"'],
     ['timeout', '-1', 'timeout must be a number of seconds greater than 0, at most 86400, not "-1"'],
     ['timeout', 'soon', 'timeout must be a number of seconds greater than 0, at most 86400, not "soon"'],
@@ -64,7 +64,7 @@ describe('parseSettingName', () => {
       caught = error;
     }
     expect(caught).toBeInstanceOf(UsageError);
-    expect((caught as UsageError).message).toBe('unknown setting "base-url"');
+    expect((caught as UsageError).message).toBe('unknown setting "base-url"; did you mean base_url?');
     expect((caught as UsageError).hint).toBe('Settings are: base_url, format, timeout, retries.');
   });
 });

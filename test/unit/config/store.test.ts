@@ -103,7 +103,7 @@ describe('the profile store', () => {
     writeFileSync(files.credentials, '{"profiles": {"default": {"api_key": "key-0000-abcd"');
     const caught = await storeApiKey(files, 'default', 'key-2222-abcd').catch((error: unknown) => error);
     expect(caught).toBeInstanceOf(MktError);
-    expect((caught as MktError).message).toBe(`${files.credentials} is not valid JSON`);
+    expect((caught as MktError).message).toBe(`${files.credentials} is not valid JSON: expected ',' or '}' after property value at line 1, column 53`);
     expect(String((caught as MktError).hint)).not.toContain('key-');
     expect(readFileSync(files.credentials, 'utf8')).toBe('{"profiles": {"default": {"api_key": "key-0000-abcd"');
     expect(existsSync(`${files.credentials}.lock`)).toBe(false);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/core/errors.js';
-import { checkBaseUrl, isLoopbackHost, serviceUrl } from '../../../src/http/base-url.js';
+import { checkBaseUrl, isLoopbackHost, serviceIdentity, serviceUrl } from '../../../src/http/base-url.js';
 
 const check = (baseUrl: string | undefined, insecure = false) => checkBaseUrl(baseUrl, 'default', { insecure });
 
@@ -62,5 +62,17 @@ describe('serviceUrl appends segments to the base URL, and never leaves it (issu
       'refusing to request https://api.example.test/other?page_size=1: mkt sends the key only under https://api.example.test/mkt/',
     );
     expect(() => serviceUrl(new URL('https://api.example.test/mkt'), ['%2e%2e'], query)).not.toThrow();
+  });
+});
+
+describe('serviceIdentity tells services apart by scheme and host in lower case (issue 39, point 6)', () => {
+  it('takes HTTP://, a host in capitals, the default port and trailing slashes for the same service', () => {
+    for (const text of ['HTTP://127.0.0.1:8080', 'http://127.0.0.1:8080/', 'Http://127.0.0.1:8080//']) expect(serviceIdentity(text)).toBe('http://127.0.0.1:8080');
+    expect(serviceIdentity('HTTPS://Data.Example.COM:443/Fees/')).toBe('https://data.example.com/Fees');
+  });
+
+  it('keeps apart what may be another service: the path, which is case-sensitive, the port and the scheme', () => {
+    const identities = ['https://data.example.com/fees', 'https://data.example.com/Fees', 'https://data.example.com:8443/fees', 'http://data.example.com/fees'].map(serviceIdentity);
+    expect(new Set(identities).size).toBe(4);
   });
 });
