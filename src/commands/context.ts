@@ -117,6 +117,7 @@ export class Context {
       maxRequestsPerSecond: this.globals.maxRps,
       signal: this.signal,
       now: this.deps.now,
+      sleep: this.deps.sleep,
       log: this.log,
       proxyEnv,
     });

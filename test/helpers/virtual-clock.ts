@@ -1,0 +1,47 @@
+import type { Sleep } from '../../src/core/waits.js';
+
+/**
+ * A clock for Deps.now and Deps.sleep that runs as the real one does, but jumps over sleeps: a
+ * wait of minutes passes at once, and a server that reads the same clock sees it pass. Once the
+ * sleepers of a turn of the event loop have all begun, the clock jumps to the first of them to
+ * wake, so sleeps that overlap in time overlap here too.
+ */
+export function virtualClock(): { now: () => number; sleep: Sleep } {
+  let skipped = 0;
+  const now = (): number => Date.now() + skipped;
+  const sleepers = new Set<{ until: number; wake: () => void }>();
+  let jumping = false;
+  const jump = (): void => {
+    jumping = false;
+    if (sleepers.size === 0) return;
+    const first = Math.min(...[...sleepers].map((sleeper) => sleeper.until));
+    skipped = Math.max(skipped, first - Date.now());
+    for (const sleeper of sleepers) if (sleeper.until <= now()) sleeper.wake();
+    schedule();
+  };
+  const schedule = (): void => {
+    if (jumping || sleepers.size === 0) return;
+    jumping = true;
+    setImmediate(jump);
+  };
+  const sleep: Sleep = (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = (): void => {
+        sleepers.delete(sleeper);
+        reject(signal.reason);
+      };
+      const sleeper = {
+        until: now() + ms,
+        wake: () => {
+          sleepers.delete(sleeper);
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      sleepers.add(sleeper);
+      schedule();
+    });
+  return { now, sleep };
+}
