@@ -200,15 +200,16 @@ export class RateGate {
    * second. Windows being whole seconds as a rule, the measure is then taken down to its whole
    * seconds; the window's first answer, which comes after the server began the window, is what
    * it is counted from. Should a later window's first request be told 429 all the same, the
-   * guess was wrong, and from then on the measure is waited in full. A cut Retry-After tells
-   * nothing.
+   * guess was wrong, and from then on the measure is waited in full.
    */
   private learnWindow(end: number, report: BudgetReport): void {
+    // A cut Retry-After tells nothing, and the window it would end goes on past the pause.
+    if (report.retryAfterCapped) return;
     const windowStart = this.windowStart;
     // The next request begins the next window.
     this.windowStart = undefined;
     this.windowAnsweredAt = undefined;
-    if (report.resetAt !== undefined || report.retryAfterCapped || windowStart === undefined) return;
+    if (report.resetAt !== undefined || windowStart === undefined) return;
     if (this.measuredWindowMs !== undefined) {
       this.windowMs = Math.max(this.windowMs ?? 0, this.measuredWindowMs);
       return;

@@ -289,7 +289,7 @@ describe('RateGate with a reset', () => {
       }
     };
     const walk = Promise.all([worker(), worker(), worker(), worker()]);
-    await vi.advanceTimersByTimeAsync(120_000);
+    await vi.advanceTimersByTimeAsync(10 * windowMs);
     await walk;
     return { throttled: statuses.filter((status) => status === 429).length, windowStarts: windowStarts.map((at) => at - start) };
   }
@@ -309,6 +309,14 @@ describe('RateGate with a reset', () => {
     expect(windowStarts).toHaveLength(5);
     const gaps = windowStarts.slice(3).map((at, index) => at - (windowStarts[index + 2] as number));
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(2500);
+  });
+
+  it('learns a window longer than the longest wait from the 429 after the cut pause, not from the cut Retry-After', async () => {
+    const { throttled, windowStarts } = await walkWindows(100, 20, 60_000);
+    // The first 429 says 60 s, cut to 30; the one after the pause tells the window's end.
+    expect(throttled).toBe(2);
+    expect(windowStarts).toHaveLength(5);
+    expect(windowStarts.slice(2).map((at, index) => at - (windowStarts[index + 1] as number))).toEqual([60_004, 60_004, 60_004]);
   });
 
   it('walks 100 pages, 4 at a time, through the sandbox limiter at 20/2 s: no 429, done as the fifth window opens', async () => {
