@@ -180,7 +180,7 @@ export class RateGate {
     }
     if (report.retryAfterMs !== undefined) {
       const until = now + report.retryAfterMs;
-      if (!report.unavailable) this.learnWindow(until, report);
+      if (!report.unavailable) this.learnWindow(until, report.retryAfterMs, report);
       if (until > this.pause.until) {
         this.pause = { cause: report.unavailable ? 'unavailable' : 'rate-limit', until, ...(report.retryAfterCapped ? { capped: true } : {}) };
       }
@@ -199,10 +199,10 @@ export class RateGate {
    * there), never short, but for a Retry-After in whole seconds, which rounds up by most of a
    * second. Windows being whole seconds as a rule, the measure is then taken down to its whole
    * seconds; the window's first answer, which comes after the server began the window, is what
-   * it is counted from. Should a later window's first request be told 429 all the same, the
-   * guess was wrong, and from then on the measure is waited in full.
+   * it is counted from. Should a later window draw a 429 all the same, the guess was wrong,
+   * and from then on the measure is waited in full.
    */
-  private learnWindow(end: number, report: BudgetReport): void {
+  private learnWindow(end: number, retryAfterMs: number, report: BudgetReport): void {
     // A cut Retry-After tells nothing, and the window it would end goes on past the pause.
     if (report.retryAfterCapped) return;
     const windowStart = this.windowStart;
@@ -217,7 +217,7 @@ export class RateGate {
     const measured = end - windowStart;
     this.measuredWindowMs = measured;
     const wholeSeconds = Math.floor(measured / 1000) * 1000;
-    this.windowMs = report.retryAfterMs !== undefined && report.retryAfterMs % 1000 === 0 && wholeSeconds > 0 ? wholeSeconds : measured;
+    this.windowMs = retryAfterMs % 1000 === 0 && wholeSeconds > 0 ? wholeSeconds : measured;
   }
 
   private count(report: BudgetReport): void {
