@@ -57,7 +57,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
   const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings) : await context.client();
   const walking = request.all || request.limit !== undefined;
-  // The pages on the progress line while the data waits for the walk; the waits show whatever the command.
+  // The walk's pages on the progress line when the data waits for the walk; the client's waits show there in any case.
   const progress = walking && context.showsProgress && dataWaitsForTheWalk(output) ? await context.progress() : undefined;
   const startedAt = deps.now();
   let last: WalkProgress | undefined;

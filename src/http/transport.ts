@@ -207,13 +207,12 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     }
   }
 
-  /** The wait before try `attempt + 1`: out of a 429's (or another status's) Retry-After, else back-off. */
-  function retryWait(failure: MktError, attempt: number, delay: number): Wait {
+  /** The wait before try `attempt + 1`: a 429's (or another status's) Retry-After, else back-off. */
+  function retryWait(failure: MktError, retryAfter: string | undefined, attempt: number, delay: number): Wait {
     const wait = { ms: delay, until: now() + delay };
-    const retryAfter = failure instanceof HttpStatusError ? failure.retryAfter : undefined;
     const asked = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, now());
     if (asked === undefined) return { ...wait, cause: 'retry', attempt: { number: attempt + 1, of: retry.retries + 1 } };
-    const cause = (failure as HttpStatusError).status === 429 ? 'rate-limit' : 'unavailable';
+    const cause = failure instanceof HttpStatusError && failure.status === 429 ? 'rate-limit' : 'unavailable';
     return { ...wait, cause, ...(asked > retry.maxDelayMs ? { capped: true } : {}) };
   }
 
@@ -234,7 +233,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
           const retryAfter = error instanceof HttpStatusError ? error.retryAfter : undefined;
           const delay = retryDelayMs(attempt, retryAfter, retry, now());
           log.debug(`  ${failure.message}; retry ${attempt}/${retry.retries} in ${delay} ms`);
-          await waitFor(retryWait(failure, attempt, delay), sleep, signal, waits).catch(() => {
+          await waitFor(retryWait(failure, retryAfter, attempt, delay), sleep, signal, waits).catch(() => {
             throw abortReason(signal);
           });
           continue;
