@@ -65,6 +65,12 @@ describe('a wait over a second', () => {
     expect(run.stderr).toContain('waiting for the rate limit · 30 s (capped: the server asked for more)');
   });
 
+  it('shows the spacing of --max-rps', async () => {
+    const run = await runAt(sandbox.current.url, ['compare', 'NYSE', 'CBOE', '--volume', '50M', '--max-rps', '0.2', '-f', 'json'], true);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('waiting for --max-rps · 5 s');
+  });
+
   it('compare shows where it is across the venues', async () => {
     const run = await runAt(sandbox.current.url, ['compare', 'NYSE', 'CBOE', 'NASDAQ', '--volume', '50M', '-f', 'json'], true);
     expect(run.code).toBe(0);
