@@ -122,6 +122,8 @@ export class RateGate {
   private windowStart: number | undefined;
   /** When the first answer in that window came: after the server began the window, however long the way there took. */
   private windowAnsweredAt: number | undefined;
+  /** When the first request of the window before was sent, once a learned reset has ended it. */
+  private previousWindowStart: number | undefined;
   /** How long a window lasts from its first request, as learned from a 429 (see learnWindow). */
   private windowMs: number | undefined;
   /** The first 429's measure of a window, never short; what is waited once a guess has failed. */
@@ -199,8 +201,10 @@ export class RateGate {
    * there), never short, but for a Retry-After in whole seconds, which rounds up by most of a
    * second. Windows being whole seconds as a rule, the measure is then taken down to its whole
    * seconds; the window's first answer, which comes after the server began the window, is what
-   * it is counted from. Should a later window draw a 429 all the same, the guess was wrong,
-   * and from then on the measure is waited in full.
+   * it is counted from. Should a later window draw a 429 all the same, the window was learned
+   * too short (by that guess, or from a first window the walk joined late, a cron job right
+   * after another): it is then at least the measure, and at least as long as from the window
+   * before's first request to this 429's end, which is where that window truly ended.
    */
   private learnWindow(end: number, retryAfterMs: number, report: BudgetReport): void {
     // A cut Retry-After tells nothing, and the window it would end goes on past the pause.
@@ -211,7 +215,9 @@ export class RateGate {
     this.windowAnsweredAt = undefined;
     if (report.resetAt !== undefined || windowStart === undefined) return;
     if (this.measuredWindowMs !== undefined) {
-      this.windowMs = Math.max(this.windowMs ?? 0, this.measuredWindowMs);
+      // Learned too short: the window this 429 ends may be the one the last learned reset was taken to end.
+      const since = this.previousWindowStart ?? windowStart;
+      this.windowMs = Math.max(this.windowMs ?? 0, this.measuredWindowMs, end - since);
       return;
     }
     const measured = end - windowStart;
@@ -257,6 +263,7 @@ export class RateGate {
   private rollOver(now: number): void {
     if (this.reset === undefined || now < this.reset.at) return;
     this.remaining = Math.max(this.remaining, this.reset.capped ? 1 : (this.limit ?? 1));
+    if (this.reset.learned) this.previousWindowStart = this.windowStart;
     this.reset = undefined;
     this.windowStart = undefined;
     this.windowAnsweredAt = undefined;

@@ -259,13 +259,14 @@ describe('RateGate with a reset', () => {
   /**
    * Walks `pages` pages, 4 at a time, `roundTripMs` a round trip, through a server that sends only
    * X-RateLimit-Remaining, and Retry-After on a 429 in whole seconds, rounded up; its window
-   * begins at the first request after the last one ended. The statuses, and when each window began.
+   * begins at the first request after the last one ended. `joined`: the walk begins that far into
+   * a window of which another client spent so many requests. The 429s, and when each window began.
    */
-  async function walkWindows(pages: number, limit: number, windowMs: number, roundTripMs = 5) {
+  async function walkWindows(pages: number, limit: number, windowMs: number, { roundTripMs = 5, joined = { afterMs: 0, spent: 0 } } = {}) {
     const rateGate = clockGate();
     const statuses: number[] = [];
-    const windowStarts: number[] = [];
-    let used = 0;
+    const windowStarts: number[] = joined.spent > 0 ? [Date.now() - joined.afterMs] : [];
+    let used = joined.spent;
     let unsent = pages;
     const worker = async () => {
       while (unsent > 0) {
@@ -304,11 +305,18 @@ describe('RateGate with a reset', () => {
 
   it('waits a window as measured once its guess in whole seconds drew a 429', async () => {
     // A slow first window: its 429 comes 0.9 s in, told 2 s (1.6 rounded up), which makes 2 s of a 2.5 s window.
-    const { throttled, windowStarts } = await walkWindows(100, 20, 2500, 150);
+    const { throttled, windowStarts } = await walkWindows(100, 20, 2500, { roundTripMs: 150 });
     expect(throttled).toBe(2);
     expect(windowStarts).toHaveLength(5);
     const gaps = windowStarts.slice(3).map((at, index) => at - (windowStarts[index + 2] as number));
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(2500);
+  });
+
+  it('learns the window again, from the window before, when the walk joined its first window late', async () => {
+    const { throttled, windowStarts } = await walkWindows(100, 20, 2000, { joined: { afterMs: 1500, spent: 10 } });
+    // The first 429 comes 0.5 s before the window ends, which makes a window of 1 s; the next window's learned end draws the second.
+    expect(throttled).toBe(2);
+    expect(windowStarts.slice(3).map((at, index) => at - (windowStarts[index + 2] as number))).toEqual([2012, 2012, 2012]);
   });
 
   it('learns a window longer than the longest wait from the 429 after the cut pause, not from the cut Retry-After', async () => {
