@@ -209,14 +209,15 @@ export class RateGate {
   private learnWindow(end: number, retryAfterMs: number, report: BudgetReport): void {
     // A cut Retry-After tells nothing, and the window it would end goes on past the pause.
     if (report.retryAfterCapped) return;
-    const windowStart = this.windowStart;
+    const { windowStart, previousWindowStart } = this;
     // The next request begins the next window.
     this.windowStart = undefined;
     this.windowAnsweredAt = undefined;
+    this.previousWindowStart = undefined;
     if (report.resetAt !== undefined || windowStart === undefined) return;
     if (this.measuredWindowMs !== undefined) {
       // Learned too short: the window this 429 ends may be the one the last learned reset was taken to end.
-      const since = this.previousWindowStart ?? windowStart;
+      const since = previousWindowStart ?? windowStart;
       this.windowMs = Math.max(this.windowMs ?? 0, this.measuredWindowMs, end - since);
       return;
     }
