@@ -197,7 +197,11 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   // A venue's error in its row is short (the row names the venue); its warning has the whole message.
   const failures = new Map<string, MktError>();
   const leftOut: string[] = [];
+  // Where the venues are, at a terminal: a rate-limited key may take minutes over forty.
+  const progress = exchanges.length > 1 && context.showsProgress ? await context.progress() : undefined;
+  let begun = 0;
   const rows = await mapConcurrently(exchanges, CONCURRENCY, async (exchange): Promise<JsonObject | undefined> => {
+    progress?.step(`venue ${groupDigits(++begun)} of ${groupDigits(exchanges.length)} · ${exchange}`);
     const { unit, currency } = await measureOf(exchange);
     if (wanted !== undefined && unit !== wanted) {
       leftOut.push(exchange);
@@ -222,7 +226,7 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
     const effectiveDate = typeof schedule.effective_date === 'string' ? schedule.effective_date : null;
     const rated = { tier: rates.tier, maker: rates.maker, taker: rates.taker, blended: blendedRate(rates, request.makeShare) };
     return { ...row, ...rated, effective_date: effectiveDate, error: null };
-  });
+  }).finally(() => progress?.clear());
 
   // In the order the venues were named, whichever answered first.
   const inOrder = exchanges.flatMap((exchange) => {

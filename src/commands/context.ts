@@ -6,6 +6,8 @@ import type { ServiceClient } from '../api/client.js';
 import type { ServiceShape } from '../api/record-id.js';
 import { colorEnabled } from '../io/color.js';
 import { Logger } from '../io/log.js';
+import type { Progress } from '../io/progress.js';
+import { SHOWN_WAIT_MS, type WaitObserver } from '../core/waits.js';
 import { AuthError, type ExitCode, MktError, UsageError } from '../core/errors.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
@@ -53,6 +55,7 @@ export class Context {
   private readonly disposers: Disposer[] = [];
   private settingsPromise: Promise<ResolvedSettings> | undefined;
   private clientPromise: Promise<ServiceClient> | undefined;
+  private progressPromise: Promise<Progress> | undefined;
 
   constructor(
     readonly deps: Deps,
@@ -74,6 +77,36 @@ export class Context {
 
   abort(reason: unknown): void {
     this.abortController.abort(reason);
+  }
+
+  /** Whether stderr shows a progress line: a terminal, and --quiet is off (shared/cli-contract.md). */
+  get showsProgress(): boolean {
+    return this.deps.stderr.isTTY === true && this.globals.quiet !== true;
+  }
+
+  /**
+   * The invocation's one progress line on stderr, which also shows the HTTP client's waits;
+   * silent when `showsProgress` is false. ora loads with it, on first use.
+   */
+  progress(): Promise<Progress> {
+    if (this.progressPromise) return this.progressPromise;
+    const created = import('../io/progress.js').then(({ createProgress }) =>
+      createProgress({ stream: this.deps.stderr, enabled: this.showsProgress, color: this.stderrColor, now: this.deps.now }));
+    // Cleared at the end even if the command ends before ora has loaded.
+    this.defer(async () => (await created).clear());
+    this.progressPromise = created;
+    return created;
+  }
+
+  /** Hands the HTTP client's waits to the progress line, loading it only for a wait long enough to show. */
+  private waitObserver(): WaitObserver | undefined {
+    if (!this.showsProgress) return undefined;
+    return {
+      began: (wait) => {
+        if (wait.ms > SHOWN_WAIT_MS) void this.progress().then((progress) => progress.began(wait));
+      },
+      ended: (wait) => void this.progressPromise?.then((progress) => progress.ended(wait)),
+    };
   }
 
   /** Profile, base URL, key and defaults, by flag, then variable, then stored profile. */
@@ -120,6 +153,8 @@ export class Context {
       maxRequestsPerSecond: this.globals.maxRps,
       signal: this.signal,
       now: this.deps.now,
+      sleep: this.deps.sleep,
+      waits: this.waitObserver(),
       log: this.log,
       proxyEnv,
     });

@@ -8,7 +8,6 @@ import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.
 import { UsageError } from '../core/errors.js';
 import type { MirrorOpening } from './mirror-location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
-import { createProgress } from '../io/progress.js';
 import type { Column } from '../output/exporter.js';
 import { RESULT_HEADERS, resultsTableColumns } from '../output/views/results.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
@@ -41,13 +40,8 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
   const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings) : await context.client();
   const walking = request.all || request.limit !== undefined;
-  const showsProgress = walking && deps.stderr.isTTY === true && globals.quiet !== true && dataWaitsForTheWalk(output);
-  const progress = await createProgress({
-    stream: deps.stderr,
-    enabled: showsProgress,
-    color: context.stderrColor,
-    now: deps.now,
-  });
+  // The walk's pages on the progress line when the data waits for the walk; the client's waits show there in any case.
+  const progress = walking && context.showsProgress && dataWaitsForTheWalk(output) ? await context.progress() : undefined;
   const startedAt = deps.now();
   let last: WalkProgress | undefined;
   // Either field named in --columns is enough: the flag only adds them where nothing was chosen.
@@ -59,7 +53,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
     warn: (message) => context.log.warn(message),
     onPage: (state) => {
       last = state;
-      progress.update(state);
+      progress?.update(state);
     },
   });
   try {
@@ -67,7 +61,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
       {
         shape: 'list',
         // The spinner goes once the walk is over: before a table reaches the terminal.
-        batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress.clear()),
+        batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress?.clear()),
         columns: withAmounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS,
         select: globals.columns,
         tableColumns: resultsTableColumns(withAmounts),
@@ -78,18 +72,18 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
     // Where the user is, said on a terminal only: a script reads the data and the exit code.
     const onTerminal = deps.stderr.isTTY === true && globals.quiet !== true;
     if (written.records === 0) {
-      progress.clear();
+      progress?.clear();
       if (onTerminal) context.log.info(`${last && isPastTheEnd(last) ? pastTheEnd(last) : 'no results match'}${written.path ? `; ${written.path} holds none` : ''}`);
     } else if (walking) {
       const pages = last?.page ?? 0;
       const seconds = ((deps.now() - startedAt) / 1000).toFixed(1);
       const target = written.path ? ` to ${written.path}` : '';
-      progress.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
+      progress?.finish(`${groupDigits(written.records)} records from ${pages} ${pages === 1 ? 'page' : 'pages'} in ${seconds} s${target}`);
     } else if (onTerminal && last) {
       context.log.info(whereYouAre(last));
     }
   } catch (error) {
-    progress.clear();
+    progress?.clear();
     throw error;
   }
 }

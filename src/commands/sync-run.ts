@@ -54,19 +54,13 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   }
 
   // Only a sync that has something to do loads the mirror's modules, and DuckDB.
-  const [{ Mirror, KEPT_BY_THE_MIRROR }, { syncMirror }, { createProgress }] = await Promise.all([
+  const [{ Mirror, KEPT_BY_THE_MIRROR }, { syncMirror }, progress] = await Promise.all([
     import('../mirror/mirror.js'),
     import('../mirror/sync.js'),
-    import('../io/progress.js'),
+    context.progress(),
   ]);
   const mirror = await Mirror.open(path, { write: true, signal: context.signal });
   context.defer(() => mirror.close());
-  const progress = await createProgress({
-    stream: deps.stderr,
-    enabled: deps.stderr.isTTY === true && globals.quiet !== true,
-    color: context.stderrColor,
-    now: deps.now,
-  });
   let summary: SyncSummary;
   try {
     summary = await syncMirror(mirror, () => context.client(), {

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { Sleep } from './waits.js';
 
 /** A writable stream as `process.stdout` is: it may be a terminal of some width. */
 export type OutputStream = Writable & { isTTY?: boolean; columns?: number };
@@ -12,6 +13,12 @@ export interface Deps {
   env: Readonly<Record<string, string | undefined>>;
   /** Milliseconds since the epoch. */
   now: () => number;
+  /**
+   * How the HTTP client waits (the rate limit, Retry-After, back-off), on the clock of `now`:
+   * a test with a clock of its own hands in the sleep that moves it.
+   * @default realSleep (src/core/waits.ts)
+   */
+  sleep?: Sleep;
   /**
    * The longest wait between two tries of a request, in milliseconds, `Retry-After` included:
    * 0 for tests whose point is not back-off.

@@ -1,11 +1,15 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { realSleep, type Sleep, type Wait, waitFor, type WaitObserver } from '../core/waits.js';
 import { parseRetryAfter } from './retry.js';
 
 export interface RateGateOptions {
   /** Cap on request starts per second (--max-rps); unlimited when absent. */
   maxRequestsPerSecond?: number;
   now: () => number;
+  /** @default realSleep */
+  sleep?: Sleep;
   signal: AbortSignal;
+  /** Told of every wait, for the progress line. */
+  waits?: WaitObserver;
 }
 
 /** What one answer says about the rate budget (see `budgetReport`); `{}` when there was no answer. */
@@ -23,6 +27,10 @@ export interface BudgetReport {
   resetCapped?: boolean;
   /** A 429's or 503's Retry-After, in milliseconds, at most maxDelayMs. */
   retryAfterMs?: number;
+  /** The Retry-After was further off than maxDelayMs. */
+  retryAfterCapped?: boolean;
+  /** The Retry-After came with a 503: the service is down, not the budget spent. */
+  unavailable?: boolean;
 }
 
 /** Epoch seconds are about 1.7e9; no server means a window 30 years long. */
@@ -82,7 +90,11 @@ export function budgetReport(
   if (status === 429 || status === 503) {
     const retryAfter = single(headers, 'retry-after');
     const waitMs = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, now);
-    if (waitMs !== undefined) report.retryAfterMs = Math.min(waitMs, maxDelayMs);
+    if (waitMs !== undefined) {
+      report.retryAfterMs = Math.min(waitMs, maxDelayMs);
+      if (waitMs > maxDelayMs) report.retryAfterCapped = true;
+      if (status === 503) report.unavailable = true;
+    }
   }
   return report;
 }
@@ -90,35 +102,48 @@ export function budgetReport(
 /**
  * Paces the requests of one client. It spaces request starts for --max-rps and keeps within
  * the server's budget as X-RateLimit-Remaining tells it: once the budget is spent it sends
- * nothing until the reset the server gave (so a walk is never told 429), and only when the
- * server gives none does one request go alone to learn, from its 429's Retry-After, when the
- * window reopens. Every request waits out a Retry-After.
+ * nothing until the window's reset (so a walk is never told 429). The reset is the server's
+ * (X-RateLimit-Reset) or, when it gives none, learned: one request goes alone, and its 429's
+ * Retry-After ends the window that began with the window's first request, which tells how long
+ * a window is, so that every later window is waited out rather than asked. Every request
+ * waits out a Retry-After.
  */
 export class RateGate {
   private lastStart = Number.NEGATIVE_INFINITY;
-  private pausedUntil = 0;
+  /** A Retry-After: nothing is sent before `until`. */
+  private pause: Omit<Wait, 'ms'> = { cause: 'rate-limit', until: 0 };
   /** The server's count after the last request it answered; the requests in flight come off it. */
   private remaining = Number.POSITIVE_INFINITY;
-  /** When the window of that count ends, if the server said and it is still ahead. */
-  private reset: { at: number; capped: boolean } | undefined;
+  /** When the window of that count ends, if the server said (or it was learned) and it is still ahead. */
+  private reset: { at: number; capped: boolean; learned?: boolean } | undefined;
   /** A whole window's budget, if the server said. */
   private limit: number | undefined;
+  /** When the first request of the window being counted was sent; undefined until the next request after a reset or a 429. */
+  private windowStart: number | undefined;
+  /** When the first answer in that window came: after the server began the window, however long the way there took. */
+  private windowAnsweredAt: number | undefined;
+  /** When the first request of the window before was sent, once a learned reset has ended it. */
+  private previousWindowStart: number | undefined;
+  /** How long a window lasts from its first request, as learned from a 429 (see learnWindow). */
+  private windowMs: number | undefined;
+  /** The first 429's measure of a window, never short; what is waited once a guess has failed. */
+  private measuredWindowMs: number | undefined;
   private inFlight = 0;
   private waiters: (() => void)[] = [];
+  private readonly sleep: Sleep;
 
-  constructor(private readonly options: RateGateOptions) {}
+  constructor(private readonly options: RateGateOptions) {
+    this.sleep = options.sleep ?? realSleep;
+  }
 
   /** Resolves when a request may start; call `release` once its answer (or failure) is in. */
   async acquire(): Promise<void> {
-    const spacingMs = this.options.maxRequestsPerSecond ? 1000 / this.options.maxRequestsPerSecond : 0;
     for (;;) {
       const now = this.options.now();
       this.rollOver(now);
-      let wait = Math.max(this.pausedUntil - now, this.lastStart + spacingMs - now);
-      // Spent, and the server said when the window reopens: any request now would be a 429.
-      if (this.remaining <= 0 && this.reset) wait = Math.max(wait, this.reset.at - now);
-      if (wait > 0) {
-        await sleep(wait, undefined, { signal: this.options.signal });
+      const hold = this.holdAt(now);
+      if (hold) {
+        await waitFor(hold, this.sleep, this.options.signal, this.options.waits);
         continue;
       }
       // Spent as far as we know: the answers in flight will tell us more. With none in flight
@@ -130,7 +155,18 @@ export class RateGate {
       break;
     }
     this.lastStart = this.options.now();
+    this.windowStart ??= this.lastStart;
     this.inFlight++;
+  }
+
+  /** What holds a request back at `now`, the longest of: a Retry-After, --max-rps, a spent budget's reset. */
+  private holdAt(now: number): Wait | undefined {
+    const spacingMs = this.options.maxRequestsPerSecond ? 1000 / this.options.maxRequestsPerSecond : 0;
+    const holds: Omit<Wait, 'ms'>[] = [this.pause, { cause: 'max-rps', until: this.lastStart + spacingMs }];
+    // Spent, and the window's end is known: any request now would be a 429.
+    if (this.remaining <= 0 && this.reset) holds.push({ cause: 'rate-limit', until: this.reset.at, ...(this.reset.capped ? { capped: true } : {}) });
+    const longest = holds.reduce((held, hold) => (hold.until > held.until ? hold : held));
+    return longest.until > now ? { ...longest, ms: longest.until - now } : undefined;
   }
 
   /** Takes what an answer said, as `budgetReport` read it; `{}` after a failure with no answer. */
@@ -138,23 +174,63 @@ export class RateGate {
     this.inFlight--;
     const now = this.options.now();
     this.rollOver(now);
+    if (this.windowStart !== undefined) this.windowAnsweredAt ??= now;
     if (report.limit !== undefined) this.limit = report.limit;
     this.count(report);
     if (report.resetAt !== undefined && report.resetAt > now && !this.isStale(report)) {
       this.reset = { at: report.resetAt, capped: report.resetCapped === true };
     }
     if (report.retryAfterMs !== undefined) {
-      this.pausedUntil = Math.max(this.pausedUntil, now + report.retryAfterMs);
+      const until = now + report.retryAfterMs;
+      if (!report.unavailable) this.learnWindow(until, report.retryAfterMs, report);
+      if (until > this.pause.until) {
+        this.pause = { cause: report.unavailable ? 'unavailable' : 'rate-limit', until, ...(report.retryAfterCapped ? { capped: true } : {}) };
+      }
       // After the pause one request goes, even if the count says spent, to learn the new one.
       this.remaining = Math.max(this.remaining, 1);
+    } else if (this.remaining <= 0 && this.reset === undefined && this.windowMs !== undefined && this.windowAnsweredAt !== undefined) {
+      // Spent, and the server does not say when the window ends: as long after its first answer as a window lasts.
+      this.reset = { at: this.windowAnsweredAt + this.windowMs, capped: false, learned: true };
     }
     for (const wake of this.waiters.splice(0)) wake();
+  }
+
+  /**
+   * A 429's Retry-After, with no reset of the server's, ends the window its first request
+   * began. Measured from that request's start, a window comes out a little long (the way
+   * there), never short, but for a Retry-After in whole seconds, which rounds up by most of a
+   * second. Windows being whole seconds as a rule, the measure is then taken down to its whole
+   * seconds; the window's first answer, which comes after the server began the window, is what
+   * it is counted from. Should a later window draw a 429 all the same, the window was learned
+   * too short (by that guess, or from a first window the walk joined late, a cron job right
+   * after another): it is then at least the measure, and at least as long as from the window
+   * before's first request to this 429's end, which is where that window truly ended.
+   */
+  private learnWindow(end: number, retryAfterMs: number, report: BudgetReport): void {
+    // A cut Retry-After tells nothing, and the window it would end goes on past the pause.
+    if (report.retryAfterCapped) return;
+    const { windowStart, previousWindowStart } = this;
+    // The next request begins the next window.
+    this.windowStart = undefined;
+    this.windowAnsweredAt = undefined;
+    this.previousWindowStart = undefined;
+    if (report.resetAt !== undefined || windowStart === undefined) return;
+    if (this.measuredWindowMs !== undefined) {
+      // Learned too short: the window this 429 ends may be the one the last learned reset was taken to end.
+      const since = previousWindowStart ?? windowStart;
+      this.windowMs = Math.max(this.windowMs ?? 0, this.measuredWindowMs, end - since);
+      return;
+    }
+    const measured = end - windowStart;
+    this.measuredWindowMs = measured;
+    const wholeSeconds = Math.floor(measured / 1000) * 1000;
+    this.windowMs = retryAfterMs % 1000 === 0 && wholeSeconds > 0 ? wholeSeconds : measured;
   }
 
   private count(report: BudgetReport): void {
     if (report.remaining === undefined) {
       this.remaining--; // no count given: assume the server counted it all the same
-    } else if (this.isSameWindow(report)) {
+    } else if (this.isSameWindow(report) || (this.reset?.learned && report.resetAt === undefined)) {
       // Answers can overtake each other; within a window the count only falls.
       this.remaining = Math.min(this.remaining, report.remaining);
     } else if (!this.isStale(report)) {
@@ -188,6 +264,9 @@ export class RateGate {
   private rollOver(now: number): void {
     if (this.reset === undefined || now < this.reset.at) return;
     this.remaining = Math.max(this.remaining, this.reset.capped ? 1 : (this.limit ?? 1));
+    if (this.reset.learned) this.previousWindowStart = this.windowStart;
     this.reset = undefined;
+    this.windowStart = undefined;
+    this.windowAnsweredAt = undefined;
   }
 }

@@ -1,5 +1,4 @@
 import { type IncomingHttpHeaders, STATUS_CODES } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   abortReason,
   HttpStatusError,
@@ -9,12 +8,13 @@ import {
   RetriesExhaustedError,
   TimeoutError,
 } from '../core/errors.js';
+import { realSleep, type Sleep, type Wait, waitFor, type WaitObserver } from '../core/waits.js';
 import { serverText } from './server-text.js';
 import type { Logger } from '../io/log.js';
 import { openRoute } from './proxy.js';
 import { serviceUrl } from './base-url.js';
 import { budgetReport, RateGate } from './rate-gate.js';
-import { isRetryable, retryDelayMs, type RetryPolicy } from './retry.js';
+import { isRetryable, parseRetryAfter, retryDelayMs, type RetryPolicy } from './retry.js';
 
 /*
  * The transport: GET requests to the service over one keep-alive pool, through the rate gate,
@@ -47,6 +47,10 @@ export interface TransportOptions {
   /** Aborted on Ctrl-C: what is in flight stops, and the abort's reason is thrown. */
   signal: AbortSignal;
   now: () => number;
+  /** How the rate gate and the retries wait, on the clock of `now`. @default realSleep */
+  sleep?: Sleep;
+  /** Told of every wait (the rate limit, Retry-After, back-off), for the progress line. */
+  waits?: WaitObserver;
   log: Pick<Logger, 'debug' | 'isVerbose'>;
   /** Where HTTPS_PROXY, NO_PROXY and the like are read (src/http/proxy.ts); undefined for no proxy, as to the in-process sandbox. */
   proxyEnv?: Readonly<Record<string, string | undefined>>;
@@ -81,10 +85,11 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 export async function createTransport(options: TransportOptions): Promise<Transport> {
-  const { baseUrl, signal, log, now, retry } = options;
+  const { baseUrl, signal, log, now, retry, waits } = options;
+  const sleep = options.sleep ?? realSleep;
   const route = await openRoute({ baseUrl, env: options.proxyEnv, maxSockets: MAX_SOCKETS, signal });
   if (route.proxy) log.debug(`via proxy ${route.proxy.display} from ${route.proxy.variable}`);
-  const gate = new RateGate({ maxRequestsPerSecond: options.maxRequestsPerSecond, now, signal });
+  const gate = new RateGate({ maxRequestsPerSecond: options.maxRequestsPerSecond, now, sleep, signal, waits });
 
   /** One request, its body read in full. Failures are MktErrors naming the host. */
   function sendOnce(url: URL, headers: Record<string, string>): Promise<RawResponse> {
@@ -202,6 +207,15 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     }
   }
 
+  /** The wait before try `attempt + 1`: a 429's (or another status's) Retry-After, else back-off. */
+  function retryWait(failure: MktError, retryAfter: string | undefined, attempt: number, delay: number): Wait {
+    const wait = { ms: delay, until: now() + delay };
+    const asked = retryAfter === undefined ? undefined : parseRetryAfter(retryAfter, now());
+    if (asked === undefined) return { ...wait, cause: 'retry', attempt: { number: attempt + 1, of: retry.retries + 1 } };
+    const cause = failure instanceof HttpStatusError && failure.status === 429 ? 'rate-limit' : 'unavailable';
+    return { ...wait, cause, ...(asked > retry.maxDelayMs ? { capped: true } : {}) };
+  }
+
   return {
     host: baseUrl.host,
     origin: baseUrl.origin,
@@ -219,7 +233,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
           const retryAfter = error instanceof HttpStatusError ? error.retryAfter : undefined;
           const delay = retryDelayMs(attempt, retryAfter, retry, now());
           log.debug(`  ${failure.message}; retry ${attempt}/${retry.retries} in ${delay} ms`);
-          await sleep(delay, undefined, { signal }).catch(() => {
+          await waitFor(retryWait(failure, retryAfter, attempt, delay), sleep, signal, waits).catch(() => {
             throw abortReason(signal);
           });
           continue;

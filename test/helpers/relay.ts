@@ -3,8 +3,8 @@ import { type RecordedRequest, sendText, startRecordingServer } from './recordin
 
 /** How a relay changes what passes: an answer of its own instead of the target's, or the target's body rewritten. */
 export interface RelayChanges {
-  /** The status and body to answer with, without asking the target; undefined to ask it. */
-  answer?: (request: RecordedRequest) => { status: number; text: string } | undefined;
+  /** The status, body and any headers to answer with, without asking the target; undefined to ask it. */
+  answer?: (request: RecordedRequest) => { status: number; text: string; headers?: Record<string, string> } | undefined;
   /** The body to pass on, from the target's status and body. */
   rewrite?: (request: RecordedRequest, status: number, text: string) => string;
 }
@@ -18,7 +18,7 @@ export async function startRelay(target: string, changes: RelayChanges = {}) {
   const server = await startRecordingServer((request, response) => {
     const own = changes.answer?.(request);
     if (own) {
-      sendText(response, own.status, own.text);
+      sendText(response, own.status, own.text, own.headers);
       return;
     }
     const headers = Object.fromEntries(

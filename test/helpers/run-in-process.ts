@@ -1,6 +1,7 @@
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
 import { PassThrough, Writable } from 'node:stream';
 import type { Deps } from '../../src/core/deps.js';
+import type { Sleep } from '../../src/core/waits.js';
 import { run } from '../../src/main.js';
 import { cleanEnv } from './run-mkt.js';
 
@@ -22,6 +23,8 @@ export interface InProcessOptions {
   stderr?: StreamShape;
   /** The clock; Date.now by default. */
   now?: () => number;
+  /** How the HTTP client sleeps, on the clock of `now` (virtualClock); a real sleep by default. */
+  sleep?: Sleep;
   /** The longest wait between two tries of a request (Deps.maxRetryDelayMs): 0 where back-off is not the point. */
   maxRetryDelayMs?: number;
 }
@@ -89,6 +92,7 @@ export function memoryDeps(options: InProcessOptions = {}): Deps & { stdout: Mem
     stderr: new MemoryOutput(options.stderr),
     env: cleanEnv(options.env ?? {}),
     now: options.now ?? Date.now,
+    sleep: options.sleep,
     maxRetryDelayMs: options.maxRetryDelayMs,
   };
 }

@@ -76,11 +76,12 @@ describe('budgetReport', () => {
     expect(read({ 'x-ratelimit-reset': ['1', '2'] })).toEqual({});
   });
 
-  it('reads Retry-After, in seconds or as an HTTP date, on 429 and 503 only', () => {
+  it('reads Retry-After, in seconds or as an HTTP date, on 429 and 503 only, and says a 503 is the service down', () => {
     expect(read({ 'retry-after': '3' }, 429)).toEqual({ retryAfterMs: 3000 });
-    expect(read({ 'retry-after': 'Sat, 21 Nov 2026 12:00:05 GMT' }, 503)).toEqual({ retryAfterMs: 5000 });
+    expect(read({ 'retry-after': 'Sat, 21 Nov 2026 12:00:05 GMT' }, 503)).toEqual({ retryAfterMs: 5000, unavailable: true });
     expect(read({ 'retry-after': 'Sat, 21 Nov 2026 11:00:00 GMT' }, 429)).toEqual({ retryAfterMs: 0 });
-    expect(read({ 'retry-after': '3600' }, 429)).toEqual({ retryAfterMs: MAX_DELAY_MS });
+    expect(read({ 'retry-after': '30' }, 429)).toEqual({ retryAfterMs: MAX_DELAY_MS });
+    expect(read({ 'retry-after': '3600' }, 429)).toEqual({ retryAfterMs: MAX_DELAY_MS, retryAfterCapped: true });
     expect(read({ 'retry-after': '3' }, 200)).toEqual({});
     expect(read({ 'retry-after': '3' }, 500)).toEqual({});
     for (const bad of ['-3', 'soon', '1e3', '2026-11-21', '', 'Sat, 99 Nov 2026 12:00:05 GMT']) {
@@ -253,6 +254,77 @@ describe('RateGate with a reset', () => {
     const held = rateGate.acquire();
     controller.abort();
     await expect(held).rejects.toThrow();
+  });
+
+  /**
+   * Walks `pages` pages, 4 at a time, `roundTripMs` a round trip, through a server that sends only
+   * X-RateLimit-Remaining, and Retry-After on a 429 in whole seconds, rounded up; its window
+   * begins at the first request after the last one ended. `joined`: the walk begins that far into
+   * a window of which another client spent so many requests. The 429s, and when each window began.
+   */
+  async function walkWindows(pages: number, limit: number, windowMs: number, { roundTripMs = 5, joined = { afterMs: 0, spent: 0 } } = {}) {
+    const rateGate = clockGate();
+    const statuses: number[] = [];
+    const windowStarts: number[] = joined.spent > 0 ? [Date.now() - joined.afterMs] : [];
+    let used = joined.spent;
+    let unsent = pages;
+    const worker = async () => {
+      while (unsent > 0) {
+        await rateGate.acquire();
+        if (unsent === 0) return rateGate.release({});
+        unsent--;
+        await new Promise((resolve) => setTimeout(resolve, roundTripMs / 2)); // the way there
+        const at = Date.now();
+        if (windowStarts.length === 0 || at >= (windowStarts.at(-1) as number) + windowMs) {
+          windowStarts.push(at);
+          used = 0;
+        }
+        const status = used < limit ? 200 : 429;
+        if (status === 200) used++;
+        else unsent++;
+        const retryAfter = String(Math.ceil(((windowStarts.at(-1) as number) + windowMs - at) / 1000));
+        const headers = { 'x-ratelimit-remaining': String(limit - used), ...(status === 429 ? { 'retry-after': retryAfter } : {}) };
+        statuses.push(status);
+        await new Promise((resolve) => setTimeout(resolve, roundTripMs / 2)); // and back
+        rateGate.release(budgetReport(status, headers, Date.now(), MAX_DELAY_MS));
+      }
+    };
+    const walk = Promise.all([worker(), worker(), worker(), worker()]);
+    await vi.advanceTimersByTimeAsync(10 * windowMs);
+    await walk;
+    return { throttled: statuses.filter((status) => status === 429).length, windowStarts: windowStarts.map((at) => at - start) };
+  }
+
+  it('learns a window of whole seconds from its first 429, and waits out every later one without a 429', async () => {
+    const { throttled, windowStarts } = await walkWindows(100, 20, 2000);
+    expect(throttled).toBe(1);
+    // The second window waits out the 429's Retry-After; each later one opens as the last ends, give or take a round trip.
+    expect(windowStarts).toHaveLength(5);
+    expect(windowStarts.slice(2).map((at, index) => at - (windowStarts[index + 1] as number))).toEqual([2004, 2004, 2004]);
+  });
+
+  it('waits a window as measured once its guess in whole seconds drew a 429', async () => {
+    // A slow first window: its 429 comes 0.9 s in, told 2 s (1.6 rounded up), which makes 2 s of a 2.5 s window.
+    const { throttled, windowStarts } = await walkWindows(100, 20, 2500, { roundTripMs: 150 });
+    expect(throttled).toBe(2);
+    expect(windowStarts).toHaveLength(5);
+    const gaps = windowStarts.slice(3).map((at, index) => at - (windowStarts[index + 2] as number));
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(2500);
+  });
+
+  it('learns the window again, from the window before, when the walk joined its first window late', async () => {
+    const { throttled, windowStarts } = await walkWindows(100, 20, 2000, { joined: { afterMs: 1500, spent: 10 } });
+    // The first 429 comes 0.5 s before the window ends, which makes a window of 1 s; the next window's learned end draws the second.
+    expect(throttled).toBe(2);
+    expect(windowStarts.slice(3).map((at, index) => at - (windowStarts[index + 2] as number))).toEqual([2012, 2012, 2012]);
+  });
+
+  it('learns a window longer than the longest wait from the 429 after the cut pause, not from the cut Retry-After', async () => {
+    const { throttled, windowStarts } = await walkWindows(100, 20, 60_000);
+    // The first 429 says 60 s, cut to 30; the one after the pause tells the window's end.
+    expect(throttled).toBe(2);
+    expect(windowStarts).toHaveLength(5);
+    expect(windowStarts.slice(2).map((at, index) => at - (windowStarts[index + 1] as number))).toEqual([60_004, 60_004, 60_004]);
   });
 
   it('walks 100 pages, 4 at a time, through the sandbox limiter at 20/2 s: no 429, done as the fifth window opens', async () => {
