@@ -72,7 +72,7 @@ describe('mkt sandbox (the built CLI)', () => {
     sandbox.stop('SIGTERM');
     // 0, not the 130 of the grace period's forced exit: the sandbox closed every connection itself.
     // The deadline only keeps a hang from stalling the suite.
-    const exited = await Promise.race([sandbox.exit, new Promise<undefined>((resolve) => setTimeout(resolve, 10_000).unref())]);
+    const exited = await Promise.race([sandbox.exit, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000).unref())]);
     for (const socket of sockets) socket.destroy();
     expect(exited?.code).toBe(0);
   });
