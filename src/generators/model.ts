@@ -133,6 +133,13 @@ export function optionsOf(command: CommandSpec, program: CommandSpec): { own: Op
   };
 }
 
+/** The commands, by path, that read an option of the program: `--sandbox` in `fees`, …, `auth status`. */
+export function commandsReading(program: CommandSpec, long: string): string[] {
+  return allCommands(program)
+    .filter((command) => command.path.length > 0 && command.options.some((option) => option.long === long))
+    .map((command) => command.path.join(' '));
+}
+
 /** Every command of the tree, the program first, each before its subcommands. */
 export function allCommands(spec: CommandSpec): CommandSpec[] {
   return [spec, ...spec.subcommands.flatMap(allCommands)];
