@@ -1,4 +1,15 @@
-import type { DuckDBIntervalValue, DuckDBResult, DuckDBType, DuckDBValue, StatementType } from '@duckdb/node-api';
+import type {
+  DuckDBIntervalValue,
+  DuckDBResult,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
+  DuckDBTimestampValue,
+  DuckDBType,
+  DuckDBTypeId,
+  DuckDBValue,
+  StatementType,
+} from '@duckdb/node-api';
 import type { Context } from './context.js';
 import { MktError, UsageError } from '../core/errors.js';
 import type { Column, ColumnKind } from '../output/exporter.js';
@@ -109,6 +120,24 @@ const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTIN
 /** Numbers read as doubles: HUGEINT and UHUGEINT fit no Parquet integer, and DuckDB's own Parquet writer makes them DOUBLE too. */
 const NUMBER_TYPES = new Set(['HUGEINT', 'UHUGEINT', 'FLOAT', 'DOUBLE', 'DECIMAL']);
 
+/** How a timestamp type's value gives its microseconds since 1970, for each DuckDB timestamp type. */
+function timestampMicros(typeId: DuckDBTypeId): ((value: DuckDBValue) => bigint) | undefined {
+  const { DuckDBTypeId } = loadDuckDB();
+  switch (typeId) {
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return (value) => (value as DuckDBTimestampValue).micros;
+    case DuckDBTypeId.TIMESTAMP_S:
+      return (value) => (value as DuckDBTimestampSecondsValue).seconds * 1_000_000n;
+    case DuckDBTypeId.TIMESTAMP_MS:
+      return (value) => (value as DuckDBTimestampMillisecondsValue).millis * 1000n;
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return (value) => (value as DuckDBTimestampNanosecondsValue).nanos / 1000n;
+    default:
+      return undefined;
+  }
+}
+
 /** A whole number as a number where a double holds it exactly, else as a bigint, which every format writes with all its digits. */
 function wholeNumber(value: DuckDBValue): number | bigint {
   if (typeof value !== 'bigint') return value as number;
@@ -120,7 +149,8 @@ function wholeNumber(value: DuckDBValue): number | bigint {
  * their digits (INT64 in Parquet, UINT_64 for a UBIGINT); other numbers as doubles (Infinity,
  * -Infinity and NaN as text when `nonFiniteAsText`), but a HUGEINT's digits kept where a format
  * has room for them; booleans as booleans; DATE as `YYYY-MM-DD` (a Parquet DATE); TIMESTAMP and
- * TIMESTAMPTZ as the service spells its timestamps (microseconds kept, Parquet timestamps); an
+ * TIMESTAMPTZ (and TIMESTAMP_S, _MS, _NS) as the service spells its timestamps (microseconds,
+ * Parquet timestamps); an
  * INTERVAL in ISO 8601 (`P1DT2H`); everything else as DuckDB's own JSON form of it.
  */
 function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
@@ -144,11 +174,12 @@ function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
     };
   }
   if (name === DuckDBTypeId.DATE) return { kind: 'date', read: nullOr(String) };
-  if (name === DuckDBTypeId.TIMESTAMP_TZ || name === DuckDBTypeId.TIMESTAMP) {
+  const microsOf = timestampMicros(name);
+  if (microsOf) {
     const withOffset = name === DuckDBTypeId.TIMESTAMP_TZ;
     return {
       kind: withOffset ? 'timestamp_utc' : 'timestamp_local',
-      read: nullOr((value) => formatTimestampMicros((value as { micros: bigint }).micros, withOffset) ?? String(value)),
+      read: nullOr((value) => formatTimestampMicros(microsOf(value), withOffset) ?? String(value)),
     };
   }
   if (name === DuckDBTypeId.INTERVAL) return { kind: 'string', read: nullOr((value) => isoDuration(value as DuckDBIntervalValue)) };

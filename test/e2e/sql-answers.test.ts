@@ -65,6 +65,14 @@ describe('mkt sql', () => {
     }
   });
 
+  it('writes the timestamps of seconds, milliseconds and nanoseconds as the others, in microseconds', async () => {
+    const query = "SELECT '2024-05-01 13:45:12'::TIMESTAMP_S AS s, '2024-05-01 13:45:12.123'::TIMESTAMP_MS AS ms, '2024-05-01 13:45:12.123456789'::TIMESTAMP_NS AS ns";
+    expect(await sql(query, '-f', 'ndjson')).toMatchObject({
+      code: 0,
+      stdout: '{"s":"2024-05-01T13:45:12.000000","ms":"2024-05-01T13:45:12.123000","ns":"2024-05-01T13:45:12.123456"}\n',
+    });
+  });
+
   it('writes an INTERVAL in ISO 8601, a part below zero with its own sign', async () => {
     const query = "SELECT INTERVAL 1 DAY AS a, INTERVAL 90 MINUTES AS b, INTERVAL '1 year 2 months 3 days 4 hours 5 minutes 6.5 seconds' AS c, "
       + "INTERVAL 0 SECONDS AS d, INTERVAL '1 month -1 day -1 hour -0.25 seconds' AS e, NULL::INTERVAL AS f";
