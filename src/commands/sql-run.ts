@@ -117,8 +117,9 @@ async function* recordsOf(mirror: Mirror, result: DuckDBResult, names: readonly 
 
 /** DuckDB's whole numbers that fit Parquet's INT64, signed. */
 const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER']);
-/** Numbers read as doubles: HUGEINT and UHUGEINT fit no Parquet integer, and DuckDB's own Parquet writer makes them DOUBLE too. */
-const NUMBER_TYPES = new Set(['HUGEINT', 'UHUGEINT', 'FLOAT', 'DOUBLE', 'DECIMAL']);
+/** Whole numbers that fit no Parquet integer: DOUBLE there, as DuckDB's own Parquet writer makes them. */
+const WIDE_INTEGER_TYPES = new Set(['HUGEINT', 'UHUGEINT']);
+const NUMBER_TYPES = new Set(['FLOAT', 'DOUBLE', 'DECIMAL']);
 
 /** How a timestamp type's value gives its microseconds since 1970, for each DuckDB timestamp type. */
 function timestampMicros(typeId: DuckDBTypeId): ((value: DuckDBValue) => bigint) | undefined {
@@ -145,13 +146,12 @@ function wholeNumber(value: DuckDBValue): number | bigint {
 }
 
 /**
- * How each DuckDB type is written, keeping what it is: whole numbers as whole numbers, with all
- * their digits (INT64 in Parquet, UINT_64 for a UBIGINT); other numbers as doubles (Infinity,
- * -Infinity and NaN as text when `nonFiniteAsText`), but a HUGEINT's digits kept where a format
- * has room for them; booleans as booleans; DATE as `YYYY-MM-DD` (a Parquet DATE); TIMESTAMP and
- * TIMESTAMPTZ (and TIMESTAMP_S, _MS, _NS) as the service spells its timestamps (microseconds,
- * Parquet timestamps); an
- * INTERVAL in ISO 8601 (`P1DT2H`); everything else as DuckDB's own JSON form of it.
+ * How each DuckDB type is written, keeping what it is: whole numbers with all their digits
+ * (INT64 in Parquet, UINT_64 for a UBIGINT, DOUBLE for a HUGEINT); other numbers as doubles
+ * (Infinity, -Infinity and NaN as text when `nonFiniteAsText`); booleans as booleans; DATE as
+ * `YYYY-MM-DD` (a Parquet DATE); every timestamp as the service spells its timestamps, to the
+ * microsecond (Parquet timestamps); an INTERVAL in ISO 8601 (`P1DT2H`); everything else as
+ * DuckDB's own JSON form of it.
  */
 function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
   const name = type.typeId;
@@ -162,7 +162,7 @@ function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
   if (name === DuckDBTypeId.BOOLEAN) return { kind: 'boolean', read: (values) => [...values] };
   if (INTEGER_TYPES.has(typeName)) return { kind: 'integer', read: nullOr(wholeNumber) };
   if (name === DuckDBTypeId.UBIGINT) return { kind: 'unsigned_integer', read: nullOr(wholeNumber) };
-  if (name === DuckDBTypeId.HUGEINT || name === DuckDBTypeId.UHUGEINT) return { kind: 'number', read: nullOr(wholeNumber) };
+  if (WIDE_INTEGER_TYPES.has(typeName)) return { kind: 'number', read: nullOr(wholeNumber) };
   if (NUMBER_TYPES.has(typeName)) {
     const numberOf = (value: DuckDBValue): number => (typeof value === 'object' && value !== null && 'toDouble' in value ? (value as { toDouble(): number }).toDouble() : Number(value));
     return {
