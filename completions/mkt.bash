@@ -6,10 +6,10 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox help) ;;
     results) _mkt_words=(get) ;;
-    auth) _mkt_words=(login status list logout) ;;
-    config) _mkt_words=(get set unset list path) ;;
+    auth) _mkt_words=(login status list logout help) ;;
+    config) _mkt_words=(get set unset list path help) ;;
     *) _mkt_words=() ;;
   esac
 }
@@ -35,6 +35,7 @@ _mkt_flags_of() {
     'auth status') _mkt_words=(--check --profile --base-url --sandbox --sandbox-shape -v --verbose --no-color -h --help) ;;
     'auth list') _mkt_words=(-f --format -o --output --columns --csv-safe --profile -q --quiet -v --verbose --no-color -h --help) ;;
     'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color -h --help) ;;
+    'auth help'|'config help'|help) _mkt_words=() ;;
     'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color -h --help) ;;
     'config path') _mkt_words=(-v --verbose --no-color -h --help) ;;
     sandbox) _mkt_words=(--port --records --seed --rate --faults --latency --shape --json -q --quiet -v --verbose --no-color -h --help) ;;
@@ -82,24 +83,30 @@ _mkt_argument_of() {
   _mkt_listing=''
   case $1:$2 in
     fees:0|rules:0|order-types:0|historical:0|compare:*|diff:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
+    diff:1) _mkt_kind=choices _mkt_words=(Option Equity) ;;
+    'auth help:0') _mkt_kind=choices _mkt_words=(login status list logout) ;;
     'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries) ;;
     'config set:1') case $3 in
         format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
         *) _mkt_kind=none ;;
       esac ;;
+    'config help:0') _mkt_kind=choices _mkt_words=(get set unset list path) ;;
     completion:0) _mkt_kind=choices _mkt_words=(bash zsh fish) ;;
+    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox) ;;
     *) _mkt_kind=none ;;
   esac
 }
 
 # Offers the candidates in _mkt_words that start with $1, escaped for the command line unless
 # the word was opened with a quote (readline closes it). A list value (--fee-action Make,Ta)
-# completes its last item, without the items it already has.
+# completes its last item, without the items it already has, and with no space after it, so
+# that the next item follows its comma.
 _mkt_offer() {
   local typed=$1 prefix='' candidate
   if [[ $_mkt_kind == list ]]; then
     prefix=${typed%"${typed##*,}"}
     typed=${typed##*,}
+    compopt -o nospace 2>/dev/null
   fi
   for candidate in "${_mkt_words[@]}"; do
     [[ $candidate == "$typed"* && ,$prefix != *,"$candidate",* ]] || continue

@@ -6,13 +6,13 @@
 function __mkt_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox
+            printf '%s\n' fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox help
         case results
             printf '%s\n' get
         case auth
-            printf '%s\n' login status list logout
+            printf '%s\n' login status list logout help
         case config
-            printf '%s\n' get set unset list path
+            printf '%s\n' get set unset list path help
     end
 end
 
@@ -22,10 +22,12 @@ function __mkt_takes_value
 end
 
 # The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
-# what they are. A list (a,b,…) completes its last item, without the items it already has.
+# what they are. A list (a,b,…) completes its last item, without the items it already has, and
+# with a comma after it where the list may end in one.
 function __mkt_values
     set -l values
     set -l list 0
+    set -l comma ''
     set -l description ''
     switch $argv[1]
         case :-f :--format
@@ -37,22 +39,27 @@ function __mkt_values
         case fees:--columns
             set values exchange effective_date fee_schedule.maker_fee fee_schedule.taker_fee fee_schedule.tier_thresholds.tier fee_schedule.tier_thresholds.volume fee_schedule.tier_thresholds.maker_rebate last_updated
             set list 1
+            set comma ,
             set description columns
         case rules:--columns
             set values exchange rules.trading_hours.pre_market rules.trading_hours.regular rules.trading_hours.after_hours rules.tick_size rules.lot_size rules.circuit_breakers.level_1 rules.circuit_breakers.level_2 rules.circuit_breakers.level_3 effective_date last_updated
             set list 1
+            set comma ,
             set description columns
         case order-types:--columns
             set values exchange order_types.type order_types.description order_types.supported last_updated
             set list 1
+            set comma ,
             set description columns
         case historical:--columns
             set values exchange start_date end_date fee_schedules.exchange fee_schedules.effective_date fee_schedules.fee_schedule.maker_fee fee_schedules.fee_schedule.taker_fee fee_schedules.fee_schedule.tier_thresholds.tier fee_schedules.fee_schedule.tier_thresholds.volume fee_schedules.fee_schedule.tier_thresholds.maker_rebate fee_schedules.last_updated
             set list 1
+            set comma ,
             set description columns
         case results:--columns
             set values id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on
             set list 1
+            set comma ,
             set description columns
         case --profile
             set values (__mkt_listed __profiles)
@@ -103,6 +110,10 @@ function __mkt_values
             set description shape
         case fees:0 rules:0 order-types:0 historical:0 compare:0 diff:0
             set values (__mkt_listed __exchanges)
+        case diff:1
+            set values Option Equity
+        case 'auth help:0'
+            set values login status list logout
         case 'config get:0' 'config set:0' 'config unset:0'
             set values base_url format timeout retries
         case 'config set:1'
@@ -110,15 +121,19 @@ function __mkt_values
                 case format
                     set values table json ndjson csv parquet
             end
+        case 'config help:0'
+            set values get set unset list path
         case completion:0
             set values bash zsh fish
+        case help:0
+            set values fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox
     end
     set -l prefix ''
     if test $list = 1
         set prefix (commandline -ct | string replace -r -- '^--[^=]*=' '' | string replace -r -- '[^,]*$' '')
     end
     for value in $values
-        contains -- $value (string split , -- $prefix); or echo -- $prefix$value\t$description
+        contains -- $value (string split , -- $prefix); or echo -- $prefix$value$comma\t$description
     end
 end
 
@@ -201,16 +216,19 @@ complete -c mkt -n '__mkt_in \'\'' -a auth -d 'Store, show and remove a profile\
 complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage a profile\'s settings'
 complete -c mkt -n '__mkt_in \'\'' -a completion -d 'Print the shell completion script'
 complete -c mkt -n '__mkt_in \'\'' -a sandbox -d 'A local emulator of the service, for testing'
+complete -c mkt -n '__mkt_in \'\'' -a help -d 'Show help for a command'
 complete -c mkt -n '__mkt_in results' -a get -d 'One fee schedule result by its id, with its citations when asked. A service without that endpoint: the mirror\'s record (mkt sync).'
 complete -c mkt -n '__mkt_in auth' -a login -d 'Store an API key, read from stdin or a hidden prompt (never from an argument), after checking it with one request. --base-url given here is stored with the key.'
 complete -c mkt -n '__mkt_in auth' -a status -d 'Show the profile, the base URL and where the key comes from (its last 4 characters only); exit 3 without a key.'
 complete -c mkt -n '__mkt_in auth' -a list -d 'List the stored profiles: base URL and the last 4 characters of the key; `current` marks the one in use.'
 complete -c mkt -n '__mkt_in auth' -a logout -d 'Remove the profile\'s stored key.'
+complete -c mkt -n '__mkt_in auth' -a help -d 'display help for command'
 complete -c mkt -n '__mkt_in config' -a get -d 'Print a setting\'s stored value; exit 1 if it is not set.'
 complete -c mkt -n '__mkt_in config' -a set -d 'Store a setting in the profile.'
 complete -c mkt -n '__mkt_in config' -a unset -d 'Remove a setting from the profile (nothing to remove is not an error).'
 complete -c mkt -n '__mkt_in config' -a list -d 'Print the profile\'s stored settings as name=value lines.'
 complete -c mkt -n '__mkt_in config' -a path -d 'Print the directory that holds config.json and credentials.json.'
+complete -c mkt -n '__mkt_in config' -a help -d 'display help for command'
 
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sql \'auth list\'' -s f -l format -x -a '(__mkt_values :--format)' -d 'output format (default: table on a terminal, json otherwise)'
 complete -c mkt -n '__mkt_in sync' -s f -l format -x -a '(__mkt_values sync:--format)' -d 'the summary also as one JSON object on stdout (default: only the line on stderr)'
@@ -286,8 +304,12 @@ complete -c mkt -n '__mkt_at_argument order-types 0' -a '(__mkt_values order-typ
 complete -c mkt -n '__mkt_at_argument historical 0' -a '(__mkt_values historical:0)'
 complete -c mkt -n '__mkt_at_argument compare 0 on' -a '(__mkt_values compare:0)'
 complete -c mkt -n '__mkt_at_argument diff 0' -a '(__mkt_values diff:0)'
+complete -c mkt -n '__mkt_at_argument diff 1' -a '(__mkt_values diff:1)'
+complete -c mkt -n '__mkt_at_argument \'auth help\' 0' -a '(__mkt_values \'auth help:0\')'
 complete -c mkt -n '__mkt_at_argument \'config get\' 0' -a '(__mkt_values \'config get:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 0' -a '(__mkt_values \'config set:0\')'
 complete -c mkt -n '__mkt_at_argument \'config set\' 1' -a '(__mkt_values \'config set:1\')'
 complete -c mkt -n '__mkt_at_argument \'config unset\' 0' -a '(__mkt_values \'config unset:0\')'
+complete -c mkt -n '__mkt_at_argument \'config help\' 0' -a '(__mkt_values \'config help:0\')'
 complete -c mkt -n '__mkt_at_argument completion 0' -a '(__mkt_values completion:0)'
+complete -c mkt -n '__mkt_at_argument help 0' -a '(__mkt_values help:0)'

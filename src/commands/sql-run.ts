@@ -1,12 +1,23 @@
-import type { DuckDBResult, DuckDBType, DuckDBValue, StatementType } from '@duckdb/node-api';
+import type {
+  DuckDBIntervalValue,
+  DuckDBResult,
+  DuckDBTimestampMillisecondsValue,
+  DuckDBTimestampNanosecondsValue,
+  DuckDBTimestampSecondsValue,
+  DuckDBTimestampValue,
+  DuckDBType,
+  DuckDBTypeId,
+  DuckDBValue,
+  StatementType,
+} from '@duckdb/node-api';
 import type { Context } from './context.js';
 import { MktError, UsageError } from '../core/errors.js';
 import type { Column, ColumnKind } from '../output/exporter.js';
-import { formatTimestampMicros } from '../core/timestamps.js';
+import { formatTimestampMicros, isoDuration } from '../core/timestamps.js';
 import { writeDataset } from '../output/write.js';
 import { loadDuckDB } from '../mirror/duckdb.js';
 import { checkNotWritingTheMirror, mirrorOf } from './mirror-location.js';
-import { duckdbMessage, isFileFailure, Mirror } from '../mirror/mirror.js';
+import { duckdbWholeMessage, isFileFailure, Mirror } from '../mirror/mirror.js';
 import { outputOptions } from './output-options.js';
 
 /** How one column of an answer becomes a field of the records mkt writes. */
@@ -42,7 +53,7 @@ export async function runSql(context: Context, request: { query: string; mirror?
     if (error instanceof MktError) throw error;
     // An ATTACH fails on the file it names, not on the mirror.
     if ((isFileFailure(error) && statementRunning !== StatementType.ATTACH) || context.signal.aborted) throw mirror.failure(error);
-    throw new UsageError(duckdbMessage(error), {
+    throw new UsageError(duckdbWholeMessage(error), {
       hint: `The query reads ${path} alone, read-only: tables results, results_with_values and mkt_*; -o writes the answer (docs/mirror.md).`,
     });
   }
@@ -104,13 +115,43 @@ async function* recordsOf(mirror: Mirror, result: DuckDBResult, names: readonly 
   }
 }
 
-const NUMBER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT', 'HUGEINT', 'UHUGEINT', 'FLOAT', 'DOUBLE', 'DECIMAL']);
+/** DuckDB's whole numbers that fit Parquet's INT64, signed. */
+const INTEGER_TYPES = new Set(['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER']);
+/** Whole numbers that fit no Parquet integer: DOUBLE there, as DuckDB's own Parquet writer makes them. */
+const WIDE_INTEGER_TYPES = new Set(['HUGEINT', 'UHUGEINT']);
+const NUMBER_TYPES = new Set(['FLOAT', 'DOUBLE', 'DECIMAL']);
+
+/** How a timestamp type's value gives its microseconds since 1970, for each DuckDB timestamp type. */
+function timestampMicros(typeId: DuckDBTypeId): ((value: DuckDBValue) => bigint) | undefined {
+  const { DuckDBTypeId } = loadDuckDB();
+  switch (typeId) {
+    case DuckDBTypeId.TIMESTAMP:
+    case DuckDBTypeId.TIMESTAMP_TZ:
+      return (value) => (value as DuckDBTimestampValue).micros;
+    case DuckDBTypeId.TIMESTAMP_S:
+      return (value) => (value as DuckDBTimestampSecondsValue).seconds * 1_000_000n;
+    case DuckDBTypeId.TIMESTAMP_MS:
+      return (value) => (value as DuckDBTimestampMillisecondsValue).millis * 1000n;
+    case DuckDBTypeId.TIMESTAMP_NS:
+      return (value) => (value as DuckDBTimestampNanosecondsValue).nanos / 1000n;
+    default:
+      return undefined;
+  }
+}
+
+/** A whole number as a number where a double holds it exactly, else as a bigint, which every format writes with all its digits. */
+function wholeNumber(value: DuckDBValue): number | bigint {
+  if (typeof value !== 'bigint') return value as number;
+  return value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
+}
 
 /**
- * Numbers as numbers (a 64-bit or wider integer, or a DECIMAL, as the nearest double; Infinity,
- * -Infinity and NaN as text when `nonFiniteAsText`), booleans as booleans, TIMESTAMP and
- * TIMESTAMPTZ as the service spells its timestamps (microseconds kept, Parquet timestamps), and
- * everything else as DuckDB's own JSON form of it.
+ * How each DuckDB type is written, keeping what it is: whole numbers with all their digits
+ * (INT64 in Parquet, UINT_64 for a UBIGINT, DOUBLE for a HUGEINT); other numbers as doubles
+ * (Infinity, -Infinity and NaN as text when `nonFiniteAsText`); booleans as booleans; DATE as
+ * `YYYY-MM-DD` (a Parquet DATE); every timestamp as the service spells its timestamps, to the
+ * microsecond (Parquet timestamps); an INTERVAL in ISO 8601 (`P1DT2H`); everything else as
+ * DuckDB's own JSON form of it.
  */
 function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
   const name = type.typeId;
@@ -119,6 +160,9 @@ function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
   const nullOr = <T>(convert: (value: DuckDBValue) => T) => (values: readonly DuckDBValue[]) => values.map((value) => (value === null ? null : convert(value)));
   if (name === DuckDBTypeId.VARCHAR) return { kind: 'string', read: (values) => [...values] };
   if (name === DuckDBTypeId.BOOLEAN) return { kind: 'boolean', read: (values) => [...values] };
+  if (INTEGER_TYPES.has(typeName)) return { kind: 'integer', read: nullOr(wholeNumber) };
+  if (name === DuckDBTypeId.UBIGINT) return { kind: 'unsigned_integer', read: nullOr(wholeNumber) };
+  if (WIDE_INTEGER_TYPES.has(typeName)) return { kind: 'number', read: nullOr(wholeNumber) };
   if (NUMBER_TYPES.has(typeName)) {
     const numberOf = (value: DuckDBValue): number => (typeof value === 'object' && value !== null && 'toDouble' in value ? (value as { toDouble(): number }).toDouble() : Number(value));
     return {
@@ -129,13 +173,16 @@ function readerOf(type: DuckDBType, nonFiniteAsText: boolean): ColumnReader {
       }),
     };
   }
-  if (name === DuckDBTypeId.TIMESTAMP_TZ || name === DuckDBTypeId.TIMESTAMP) {
+  if (name === DuckDBTypeId.DATE) return { kind: 'date', read: nullOr(String) };
+  const microsOf = timestampMicros(name);
+  if (microsOf) {
     const withOffset = name === DuckDBTypeId.TIMESTAMP_TZ;
     return {
       kind: withOffset ? 'timestamp_utc' : 'timestamp_local',
-      read: nullOr((value) => formatTimestampMicros((value as { micros: bigint }).micros, withOffset) ?? String(value)),
+      read: nullOr((value) => formatTimestampMicros(microsOf(value), withOffset) ?? String(value)),
     };
   }
+  if (name === DuckDBTypeId.INTERVAL) return { kind: 'string', read: nullOr((value) => isoDuration(value as DuckDBIntervalValue)) };
   return {
     kind: 'string',
     read: (values) => values.map((value) => (value === null ? null : JsonDuckDBValueConverter(value, type, JsonDuckDBValueConverter))),

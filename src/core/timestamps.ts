@@ -126,3 +126,39 @@ export function isFormattedTimestamp(text: string, withOffset: boolean): boolean
     (!withOffset || text.endsWith('+00:00'))
   );
 }
+
+/** Days since 1970-01-01 of a date written `YYYY-MM-DD` (years 0–9999); undefined for any other text or an impossible date. */
+export function parseDateDays(text: string): number | undefined {
+  const y = digitsAt(text, 0, 4);
+  const mo = digitsAt(text, 5, 2);
+  const d = digitsAt(text, 8, 2);
+  if (text.length !== 10 || y < 0 || text[4] !== '-' || text[7] !== '-' || mo < 1 || mo > 12) return undefined;
+  const monthDays = mo === 2 && isLeapYear(y) ? 29 : (DAYS_IN_MONTH[mo - 1] as number);
+  return d >= 1 && d <= monthDays ? daysFromCivil(y, mo, d) : undefined;
+}
+
+const MICROS_PER_SECOND = 1_000_000n;
+
+/**
+ * A duration of months, days and microseconds (DuckDB's INTERVAL) in ISO 8601: `P1Y2M3DT4H5M6.5S`,
+ * `PT0S` for none. A part below zero carries its own sign (`P1M-1D`, `PT-1H-30M`), as PostgreSQL's
+ * iso_8601 interval style writes it, since ISO 8601 has no negative durations.
+ */
+export function isoDuration({ months, days, micros }: { months: number; days: number; micros: bigint }): string {
+  const date = [[Math.trunc(months / 12), 'Y'], [months % 12, 'M'], [days, 'D']]
+    .filter(([count]) => count !== 0)
+    .map(([count, unit]) => `${count}${unit}`)
+    .join('');
+  const sign = micros < 0n ? '-' : '';
+  const whole = micros < 0n ? -micros : micros;
+  const seconds = whole % (60n * MICROS_PER_SECOND);
+  const fraction = String(seconds % MICROS_PER_SECOND).padStart(6, '0').replace(/0+$/, '');
+  const time = [
+    [whole / (3600n * MICROS_PER_SECOND), 'H'],
+    [(whole / (60n * MICROS_PER_SECOND)) % 60n, 'M'],
+  ]
+    .filter(([count]) => count !== 0n)
+    .map(([count, unit]) => `${sign}${count}${unit}`)
+    .join('') + (seconds === 0n ? '' : `${sign}${seconds / MICROS_PER_SECOND}${fraction === '' ? '' : `.${fraction}`}S`);
+  return date === '' && time === '' ? 'PT0S' : `P${date}${time === '' ? '' : `T${time}`}`;
+}

@@ -99,12 +99,14 @@ _mkt_argument_of() {
 const LOGIC = `
 # Offers the candidates in _mkt_words that start with $1, escaped for the command line unless
 # the word was opened with a quote (readline closes it). A list value (--fee-action Make,Ta)
-# completes its last item, without the items it already has.
+# completes its last item, without the items it already has, and with no space after it, so
+# that the next item follows its comma.
 _mkt_offer() {
   local typed=$1 prefix='' candidate
   if [[ $_mkt_kind == list ]]; then
     prefix=\${typed%"\${typed##*,}"}
     typed=\${typed##*,}
+    compopt -o nospace 2>/dev/null
   fi
   for candidate in "\${_mkt_words[@]}"; do
     [[ $candidate == "$typed"* && ,$prefix != *,"$candidate",* ]] || continue

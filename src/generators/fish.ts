@@ -22,10 +22,12 @@ end`;
  */
 function valueBody(value: ValueCompletion, label: string): string | undefined {
   const list = 'commaSeparated' in value && value.commaSeparated ? '\n            set list 1' : '';
+  // fish adds no space after a completion that ends in a comma: the next item is typed at once.
+  const comma = value.kind === 'choices' && value.trailingComma ? '\n            set comma ,' : '';
   const description = label === '' ? '' : `\n            set description ${fishWord(label)}`;
   switch (value.kind) {
     case 'choices':
-      return `            set values ${words(value.values)}${list}${description}`;
+      return `            set values ${words(value.values)}${list}${comma}${description}`;
     case 'listed':
       return `            set values (__mkt_listed ${value.command})${list}${description}`;
     case 'choicesAfter': {
@@ -61,10 +63,12 @@ function valuesFunction(program: CommandSpec): string {
     ([body, group]) => `        case ${words(group.map((branch) => branch.key))}\n${body}`,
   );
   return `# The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
-# what they are. A list (a,b,…) completes its last item, without the items it already has.
+# what they are. A list (a,b,…) completes its last item, without the items it already has, and
+# with a comma after it where the list may end in one.
 function __mkt_values
     set -l values
     set -l list 0
+    set -l comma ''
     set -l description ''
     switch $argv[1]
 ${branches.join('\n')}
@@ -74,7 +78,7 @@ ${branches.join('\n')}
         set prefix (commandline -ct | string replace -r -- '^--[^=]*=' '' | string replace -r -- '[^,]*$' '')
     end
     for value in $values
-        contains -- $value (string split , -- $prefix); or echo -- $prefix$value\\t$description
+        contains -- $value (string split , -- $prefix); or echo -- $prefix$value$comma\\t$description
     end
 end`;
 }

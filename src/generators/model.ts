@@ -50,6 +50,8 @@ export interface CommandSpec {
   /** The help heading the command is listed under in its parent's help, without the colon. */
   group: string;
   examples: readonly CommandExample[];
+  /** Commander's `help [command]`, where the command has one: completed by the shells, left out of the reference. */
+  help?: CommandSpec;
 }
 
 const heading = (text: string | undefined, fallback: string): string => (text || fallback).replace(/:$/, '');
@@ -71,7 +73,8 @@ function optionSpec(option: Option, help: Help, command: Command, path: readonly
 /** Walks the program (or any command) the way its help does. */
 export function describeCommand(command: Command, path: readonly string[] = []): CommandSpec {
   const help = command.createHelp();
-  return {
+  const helpCommand = help.visibleCommands(command).find((sub) => !command.commands.includes(sub));
+  const spec: CommandSpec = {
     path,
     usage: help.commandUsage(command),
     description: help.commandDescription(command),
@@ -91,6 +94,26 @@ export function describeCommand(command: Command, path: readonly string[] = []):
     group: heading(command.helpGroup(), 'Commands'),
     examples: examplesOf(command),
   };
+  if (helpCommand) spec.help = helpCommandSpec(helpCommand, spec);
+  return spec;
+}
+
+/**
+ * The help command, whose argument (which its help does not show, having no description) is
+ * one of the commands beside it.
+ */
+function helpCommandSpec(helpCommand: Command, parent: CommandSpec): CommandSpec {
+  const values = parent.subcommands.map((sibling) => sibling.path.at(-1) as string);
+  return {
+    ...describeCommand(helpCommand, [...parent.path, helpCommand.name()]),
+    arguments: helpCommand.registeredArguments.map((argument) => ({
+      name: argument.name(),
+      description: argument.description,
+      required: argument.required,
+      variadic: argument.variadic,
+      value: { kind: 'choices', values, commaSeparated: false },
+    })),
+  };
 }
 
 /**
@@ -108,6 +131,13 @@ export function optionsOf(command: CommandSpec, program: CommandSpec): { own: Op
     globals: globals.filter((option) => !describedOwnWay(option)),
     all: globals.length === readable.length,
   };
+}
+
+/** The commands, by path, that read an option of the program: `--sandbox` in `fees`, …, `auth status`. */
+export function commandsReading(program: CommandSpec, long: string): string[] {
+  return allCommands(program)
+    .filter((command) => command.path.length > 0 && command.options.some((option) => option.long === long))
+    .map((command) => command.path.join(' '));
 }
 
 /** Every command of the tree, the program first, each before its subcommands. */

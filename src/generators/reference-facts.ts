@@ -44,7 +44,7 @@ const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT_CODES, string>> = {
   usage: 'Usage: unknown flag, bad value, bad date, page size out of 1-100; nothing is sent.',
   auth: 'Authentication or licence: no key, key rejected (401), exchange not licensed (403).',
   notFound: 'Not found: unknown exchange (404).',
-  changes: 'Changes found: only with sync --exit-code, which then exits 0 when nothing changed.',
+  changes: 'Changes found: only with sync --exit-code and diff --exit-code, which then exit 0 when nothing changed; never for a failure, which keeps its own code.',
   interrupted: 'Interrupted (Ctrl-C); no partial output file is left behind.',
 };
 

@@ -3,6 +3,12 @@ import type { ValueCompletion } from './value-sources.js';
 
 /** What the three shell generators share: the program as lookup tables, and quoting. */
 
+/** The program as the shells complete it: with each command's `help`, which the reference leaves out. */
+export function withHelpCommands(spec: CommandSpec): CommandSpec {
+  const subcommands = spec.subcommands.map(withHelpCommands);
+  return { ...spec, subcommands: spec.help ? [...subcommands, spec.help] : subcommands };
+}
+
 /** A command's path as the scripts key it: `''` for the program, `'auth login'`. */
 export const pathKey = (spec: CommandSpec): string => spec.path.join(' ');
 

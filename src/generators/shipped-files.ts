@@ -6,11 +6,12 @@ import { fishScript } from './fish.js';
 import { manPage } from './man-page.js';
 import { commandReference } from './command-reference.js';
 import { describeCommand, type CommandSpec } from './model.js';
+import { withHelpCommands } from './shell-tables.js';
 
 const SCRIPTS: Readonly<Record<Shell, (program: CommandSpec) => string>> = {
-  bash: bashScript,
-  zsh: zshScript,
-  fish: fishScript,
+  bash: (program) => bashScript(withHelpCommands(program)),
+  zsh: (program) => zshScript(withHelpCommands(program)),
+  fish: (program) => fishScript(withHelpCommands(program)),
 };
 
 /** The files generated from the program and kept in the repository, by path from its root. */

@@ -1,5 +1,5 @@
 import type { Argument, Option } from 'commander';
-import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
+import { ENUM_FILTER_VALUES, FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
@@ -12,8 +12,12 @@ export type ListingCommand = '__profiles' | '__exchanges';
 export type ValueCompletion =
   /** Free text (a date, a number): nothing to offer. */
   | { kind: 'none' }
-  /** A fixed set. `commaSeparated`: the flag also takes `a,b,…`, so each item is completed. */
-  | { kind: 'choices'; values: readonly string[]; commaSeparated: boolean }
+  /**
+   * A fixed set. `commaSeparated`: the flag also takes `a,b,…`, so each item is completed;
+   * `trailingComma`: it takes `a,b,` too (--columns), so an item may be completed with the comma
+   * that begins the next.
+   */
+  | { kind: 'choices'; values: readonly string[]; commaSeparated: boolean; trailingComma?: true }
   /** Read when completing, from a hidden command: the stored profiles, the cached exchange list. */
   | { kind: 'listed'; command: ListingCommand; commaSeparated: boolean }
   | { kind: 'files' }
@@ -35,9 +39,10 @@ const RECORD_COMMANDS = new Set(['results', 'results get', 'version']);
 /** The fields `--columns` names, by command: what each one outputs (docs/formats.md). */
 function columnValues(commandPath: readonly string[]): ValueCompletion {
   const name = commandPath.join(' ');
-  if (RECORD_COMMANDS.has(name)) return choices(FEE_SCHEDULE_RESULT_FIELD_NAMES, true);
   const resource = EXCHANGE_COMMAND_RESOURCES.get(name);
-  return resource ? choices(EXCHANGE_FIELD_NAMES[resource], true) : NONE;
+  const fields = RECORD_COMMANDS.has(name) ? FEE_SCHEDULE_RESULT_FIELD_NAMES : resource && EXCHANGE_FIELD_NAMES[resource];
+  // collectList drops empty items, so `--columns a,b,` is `--columns a,b`.
+  return fields ? { kind: 'choices', values: fields, commaSeparated: true, trailingComma: true } : NONE;
 }
 
 /** What to complete after an option of the command at `commandPath`; `none` for flags that take no value. */
@@ -67,6 +72,7 @@ const SETTING_CHOICES: Readonly<Record<string, readonly string[]>> = { format: F
 export function argumentValues(commandPath: readonly string[], argument: Argument): ValueCompletion {
   if (argument.argChoices) return choices(argument.argChoices);
   if (argument.name() === 'exchange') return listed('__exchanges');
+  if (argument.name() === 'fee-type') return choices(ENUM_FILTER_VALUES.fee_type);
   const path = commandPath.join(' ');
   if (argument.name() === 'name' && SETTING_COMMANDS.has(path)) return choices(SETTING_NAMES);
   if (argument.name() === 'value' && path === 'config set') return { kind: 'choicesAfter', choices: SETTING_CHOICES };

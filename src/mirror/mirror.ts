@@ -51,10 +51,15 @@ export function isFileFailure(error: unknown): boolean {
 /** How much a sync may write to DuckDB's log before DuckDB moves it into the file. */
 const CHECKPOINT_THRESHOLD = '1GB';
 
+/** A DuckDB error as DuckDB words it: every line, its hints (`Did you mean "results"?`) and the place in the query included. */
+export function duckdbWholeMessage(error: unknown): string {
+  // What @duckdb/node-api puts before the error of a query it splits into statements.
+  return (error instanceof Error ? error.message : String(error)).replace(/^Failed to extract statements: /, '').trimEnd();
+}
+
 /** A DuckDB error in one line: its first, without DuckDB's hint lines. */
 export function duckdbMessage(error: unknown): string {
-  // What @duckdb/node-api puts before the error of a query it splits into statements.
-  const message = (error instanceof Error ? error.message : String(error)).replace(/^Failed to extract statements: /, '');
+  const message = duckdbWholeMessage(error);
   return message.split('\n')[0] ?? message;
 }
 

@@ -2,8 +2,15 @@ import type { Writable } from 'node:stream';
 
 export type JsonObject = { [key: string]: unknown };
 
-/** How a tabular column is typed in Parquet (and aligned in tables). */
-export type ColumnKind = 'string' | 'number' | 'boolean' | 'timestamp_utc' | 'timestamp_local';
+/**
+ * How a tabular column is typed in Parquet (and aligned in tables). A `number` may be a bigint
+ * beyond a double's integers, written with all its digits, as may an `integer` (INT64) or an
+ * `unsigned_integer` (UINT_64); a `date` is `YYYY-MM-DD`.
+ */
+export type ColumnKind = 'string' | 'number' | 'integer' | 'unsigned_integer' | 'boolean' | 'date' | 'timestamp_utc' | 'timestamp_local';
+
+/** Whether a column holds numbers: aligned right in a table. */
+export const isNumberKind = (kind: ColumnKind): boolean => kind === 'number' || kind === 'integer' || kind === 'unsigned_integer';
 
 export interface Column {
   /** Dotted for nested fields: `fee_schedule.maker_fee`. */

@@ -51,8 +51,32 @@ const LONE_SURROGATE_ESCAPE = /(?<!\\)((?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
  * otherwise the cost is one scan, small beside the export's own work.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  const text = JSON.stringify(value, null, indent);
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, indent);
+  } catch (error) {
+    // JSON.stringify refuses a bigint: only mkt sql's integers beyond a double's make one, rarely.
+    if (!(error instanceof TypeError)) throw error;
+    text = jsonWithBigInts(value, '', ' '.repeat(indent ?? 0));
+  }
   return text.includes('\\ud') ? text.replace(LONE_SURROGATE_ESCAPE, '$1\uFFFD') : text;
+}
+
+/**
+ * JSON.stringify's text of a value that holds bigints, each written as a JSON number with all its
+ * digits, which a reader that keeps big integers (jq 1.7, Python) reads exactly. `step` indents.
+ */
+function jsonWithBigInts(value: unknown, indent: string, step: string): string {
+  if (typeof value === 'bigint') return value.toString();
+  if (typeof value !== 'object' || value === null || 'toJSON' in value) return JSON.stringify(value) ?? 'null';
+  const inner = indent + step;
+  const [open, between, close] = step === '' ? ['', ',', ''] : [`\n${inner}`, `,\n${inner}`, `\n${indent}`];
+  if (Array.isArray(value)) {
+    return value.length === 0 ? '[]' : `[${open}${value.map((item) => jsonWithBigInts(item, inner, step)).join(between)}${close}]`;
+  }
+  const entries = Object.entries(value).filter(([, item]) => item !== undefined && typeof item !== 'function' && typeof item !== 'symbol');
+  const members = entries.map(([key, item]) => `${JSON.stringify(key)}:${step === '' ? '' : ' '}${jsonWithBigInts(item, inner, step)}`);
+  return members.length === 0 ? '{}' : `{${open}${members.join(between)}${close}}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Column, ColumnFit, Exporter, TableColumn } from './exporter.js';
+import { type Column, type ColumnFit, type Exporter, isNumberKind, type TableColumn } from './exporter.js';
 import { valueText } from './flatten.js';
 import { cellText, type GridColumn, type GridText, gridLines } from './grid.js';
 import { ChunkSink } from './sink.js';
@@ -72,7 +72,7 @@ export const tableExporter: Exporter = {
       const chosen = chosenOf(column);
       return {
         header: headerOf(column),
-        align: column.kind === 'number' ? 'right' : 'left',
+        align: isNumberKind(column.kind) ? 'right' : 'left',
         fit: chosen?.fit ?? fitOf(column, rows.map((row) => row[index] ?? '')),
         ...(chosen?.priority === undefined ? {} : { priority: chosen.priority }),
       };

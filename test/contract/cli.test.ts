@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
@@ -65,6 +65,29 @@ describe('mkt sandbox (the built CLI)', () => {
     expect(body.data.map((record) => typeof record.record_id)).toEqual(['string', 'string']);
     sandbox.stop();
     expect((await sandbox.exit).code).toBe(0);
+  });
+
+  it('exits 0 at SIGTERM with connections still open: one idle after an answer, one with half a request, one that sent nothing', async () => {
+    const sandbox = await startCli(['--port', '0', '--json', '--records', '10']);
+    const { url, api_key: key } = JSON.parse(sandbox.firstLine) as Record<string, string>;
+    const port = Number(new URL(url!).port);
+    const open = (): Promise<Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => resolve(socket)).on('error', reject);
+      });
+    const [answered, halfway, silent] = await Promise.all([open(), open(), open()]);
+    const sockets = [answered, halfway, silent];
+    for (const socket of sockets) socket.on('error', () => {});
+    const firstBytes = new Promise((resolve) => answered.once('data', resolve));
+    answered.write(`GET ${RESULTS_PATH}?page_size=1 HTTP/1.1\r\nHost: x\r\n${RESULTS_KEY_HEADER}: ${key}\r\n\r\n`);
+    await firstBytes;
+    halfway.write(`GET ${RESULTS_PATH} HTTP/1.1\r\nHost: x\r\n`);
+    sandbox.stop('SIGTERM');
+    // 0, not the 130 of the grace period's forced exit: the sandbox closed every connection itself.
+    // The deadline only keeps a hang from stalling the suite.
+    const exited = await Promise.race([sandbox.exit, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 10_000).unref())]);
+    for (const socket of sockets) socket.destroy();
+    expect(exited?.code).toBe(0);
   });
 
   it('prints its URL and both keys as text without --json, and exits 0 on SIGINT', async () => {

@@ -91,9 +91,11 @@ const ECHO_ARGS = `mkt() { printf '<%s>' "$@"; printf '\\n'; }`;
 
 describe(`bash${missing('bash')}`, () => {
   it.skipIf(!HAS.bash).each([
-    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
-    [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout']],
-    [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path']],
+    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox', 'help']],
+    [['mkt', 'he'], ['help']],
+    [['mkt', 'help', 's'], ['sync', 'sql', 'sandbox']],
+    [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout', 'help']],
+    [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path', 'help']],
     [['mkt', 'completion', ''], ['bash', 'zsh', 'fish']],
     [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries']],
     [['mkt', 'results', '--fee-t'], ['--fee-type', '--fee-trade-type']],
@@ -109,6 +111,7 @@ describe(`bash${missing('bash')}`, () => {
     [['mkt', 'fees', ''], ['NYSE', 'NASDAQ', 'IEX']],
     [['mkt', 'compare', ''], ['NYSE', 'NASDAQ', 'IEX']],
     [['mkt', 'compare', 'NYSE', 'N'], ['NYSE', 'NASDAQ']],
+    [['mkt', 'diff', 'NYSE', ''], ['Option', 'Equity']],
     [['mkt', 'historical', '--start-date', '2024-01-01', 'N'], ['NYSE', 'NASDAQ']],
     [['mkt', '--profile', 'prod', 'rules', ''], ['CBOE']],
     [['mkt', 'order-types', '--profile', '=', 'prod', ''], ['CBOE']],
@@ -158,6 +161,11 @@ describe(`bash${missing('bash')}`, () => {
     const output = await typeInto('bash --norc --noprofile -i', keys, user.env);
     expect(output).toContain('<results><--fee-participant><Market Maker>');
     expect(output).toContain('<results><--fee-category><Legal Regulatory Fees>');
+  });
+
+  it.skipIf(!HAS.bash || !HAS.script)(`completes a --columns item with no space after it, so the next follows its comma, at a real prompt${missing('script')}`, async () => {
+    const keys = `source ${join(COMPLETIONS, 'mkt.bash')}\n${ECHO_ARGS}\nmkt results --columns id,exch\t,fee_ty\t\nexit\n`;
+    expect(await typeInto('bash --norc --noprofile -i', keys, user.env)).toContain('<results><--columns><id,exchange_name,fee_type>');
   });
 
   it.skipIf(!HAS.bash || !HAS.script)(`works as the README installs it: \`source <(mkt completion bash)\`${missing('script')}`, async () => {
@@ -210,8 +218,10 @@ async function zshCompletions(line: string, init?: string, env?: NodeJS.ProcessE
 
 describe(`zsh${missing('zsh')}`, () => {
   it.skipIf(!HAS.zsh).each([
-    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
-    ['mkt auth ', ['login', 'status', 'list', 'logout']],
+    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox', 'help']],
+    ['mkt he', ['help']],
+    ['mkt help co', ['compare', 'config', 'completion']],
+    ['mkt auth ', ['login', 'status', 'list', 'logout', 'help']],
     ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries']],
     ['mkt results --fee-t', ['--fee-type', '--fee-trade-type']],
     ['mkt results --format=', ['table', 'json', 'ndjson', 'csv', 'parquet']],
@@ -221,6 +231,7 @@ describe(`zsh${missing('zsh')}`, () => {
     ['mkt --profile ', ['ci', 'dev', 'prod']],
     ['mkt fees ', ['NYSE', 'NASDAQ', 'IEX']],
     ['mkt compare NYSE ', ['NYSE', 'NASDAQ', 'IEX']],
+    ['mkt diff NYSE ', ['Option', 'Equity']],
     ['mkt --profile prod historical ', ['CBOE']],
     ['mkt rules --profile=prod ', ['CBOE']],
     ['mkt results --exchange-name NYSE,', ['NASDAQ', 'IEX']],
@@ -269,8 +280,10 @@ async function fishCompletions(line: string, env?: NodeJS.ProcessEnv): Promise<s
 
 describe(`fish${missing('fish')}`, () => {
   it.skipIf(!HAS.fish).each([
-    ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'fees', 'filters', 'historical', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync', 'version']],
-    ['mkt config ', ['get', 'list', 'path', 'set', 'unset']],
+    ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'fees', 'filters', 'help', 'historical', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync', 'version']],
+    ['mkt he', ['help']],
+    ['mkt help co', ['compare', 'completion', 'config']],
+    ['mkt config ', ['get', 'help', 'list', 'path', 'set', 'unset']],
     ['mkt config get ', ['base_url', 'format', 'retries', 'timeout']],
     ['mkt results --fee-t', ['--fee-trade-type', '--fee-type']],
     ['mkt results -f ', ['csv', 'json', 'ndjson', 'parquet', 'table']],
@@ -281,13 +294,22 @@ describe(`fish${missing('fish')}`, () => {
     ['mkt --profile ', ['ci', 'dev', 'prod']],
     ['mkt fees ', ['IEX', 'NASDAQ', 'NYSE']],
     ['mkt compare NYSE ', ['IEX', 'NASDAQ', 'NYSE']],
+    ['mkt diff NYSE ', ['Equity', 'Option']],
     ['mkt --profile prod order-types ', ['CBOE']],
     ['mkt historical --profile=prod ', ['CBOE']],
     ['mkt results --exchange-name NYSE,', ['NYSE,IEX', 'NYSE,NASDAQ']],
-    ['mkt results --columns id,exch', ['id,exchange_name']],
-    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', [...TIERS].sort()],
+    // With the comma that begins the next item: fish adds no space after a comma.
+    ['mkt results --columns id,exch', ['id,exchange_name,']],
+    ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', TIERS.map((name) => `${name},`).sort()],
   ])('%j completes to %j', async (line, expected) => {
     expect(await fishCompletions(line)).toEqual(expected);
+  });
+
+  it.skipIf(!HAS.fish || !HAS.script)(`completes a --columns item with no space after it, so the next follows, at a real prompt${missing('script')}`, async () => {
+    const keys = `source ${join(COMPLETIONS, 'mkt.fish')}\nfunction mkt; printf '<%s>' $argv; printf '\\n'; end\nmkt results --columns id,exch\tfee_ty\t\nexit\n`;
+    const output = await typeInto('fish -N -i', keys, { ...user.env, HOME: tempDir('mkt-fish-home-') });
+    // mkt takes the comma left at the end: `--columns id,exchange_name,fee_type,` is those two columns.
+    expect(output).toContain('<results><--columns><id,exchange_name,fee_type,>');
   });
 
   it.skipIf(!HAS.fish)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
@@ -338,6 +360,12 @@ describe('mkt completion, mkt __profiles and mkt __exchanges', () => {
     const spawned = spawnMkt(['completion', 'zsh']);
     spawned.child.stdout.destroy();
     expect(await spawned.result).toMatchObject({ code: 0, stderr: '' });
+  });
+
+  it('takes the comma a completed --columns item leaves at the end', async () => {
+    const run = await runInProcess(['--sandbox', 'results', '--limit', '1', '-f', 'csv', '--columns', 'exchange_name,fee_type,']);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout.split('\r\n')[0]).toBe('exchange_name,fee_type');
   });
 
   it('rejects another shell with exit 2', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../../../src/core/timestamps.js';
+import { formatTimestampMicros, isFormattedTimestamp, isoDuration, parseDateDays, parseTimestampMicros } from '../../../src/core/timestamps.js';
 
 describe('parseTimestampMicros', () => {
   it.each([
@@ -70,5 +70,34 @@ describe('isFormattedTimestamp', () => {
         expect([text, withOffset, isFormattedTimestamp(text, withOffset)]).toEqual([text, withOffset, formatTimestampMicros(micros, withOffset) === text]);
       }
     }
+  });
+});
+
+describe('parseDateDays', () => {
+  it.each([
+    ['1970-01-01', 0],
+    ['2024-02-29', 19_782],
+    ['1969-12-31', -1],
+    ['0000-01-01', -719_528],
+  ])('%s is day %d', (text, days) => {
+    expect(parseDateDays(text)).toBe(days);
+  });
+
+  it.each(['2023-02-29', '2024-13-01', '2024-1-01', '2024-01-01T00:00', 'infinity', '5877642-06-25 (BC)'])('%s is no date', (text) => {
+    expect(parseDateDays(text)).toBeUndefined();
+  });
+});
+
+describe('isoDuration', () => {
+  it.each([
+    ['P1D', { months: 0, days: 1, micros: 0n }],
+    ['PT1H30M', { months: 0, days: 0, micros: 5_400_000_000n }],
+    ['P1Y2M3DT4H5M6.5S', { months: 14, days: 3, micros: 14_706_500_000n }],
+    ['PT0S', { months: 0, days: 0, micros: 0n }],
+    ['PT0.000001S', { months: 0, days: 0, micros: 1n }],
+    ['P-1YT-1M', { months: -12, days: 0, micros: -60_000_000n }],
+    ['P1M-1DT-1H-0.25S', { months: 1, days: -1, micros: -3_600_250_000n }],
+  ])('%s', (text, interval) => {
+    expect(isoDuration(interval)).toBe(text);
   });
 });

@@ -63,6 +63,14 @@ describe('flattenRecord', () => {
 });
 
 describe('jsonText', () => {
+  it("writes a bigint as a number with all its digits, and everything else as JSON.stringify does, compact or indented", () => {
+    const record = { n: 1, big: [12345678901234567890n, -(2n ** 70n)], nested: { gone: undefined, kept: null, empty: {}, none: [] }, text: 'a"b' };
+    const asNumbers = { ...record, big: [1, -2] };
+    for (const indent of [undefined, 2]) {
+      expect(jsonText(record, indent)).toBe(JSON.stringify(asNumbers, null, indent).replace('[1,-2]', '[12345678901234567890,-1180591620717411303424]').replace('1,\n    -2', '12345678901234567890,\n    -1180591620717411303424'));
+    }
+  });
+
   it('writes U+FFFD for a lone surrogate, in keys and values, where JSON.stringify writes \\ud800', () => {
     expect(jsonText({ '\udc00key': ['\ud800', 'a\udbffb'] })).toBe('{"\uFFFDkey":["\uFFFD","a\uFFFDb"]}');
     expect(jsonText({ a: '\ud800' }, 2)).toBe('{\n  "a": "\uFFFD"\n}');
