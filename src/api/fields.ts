@@ -1,9 +1,14 @@
 import type { ExchangeResource } from './paths.js';
-import type { FeeScheduleResult } from './types.js';
+import { type ServiceShape, shapeOfRecord } from './record-id.js';
+import type { FeeScheduleResult, FeeScheduleResult2026 } from './types.js';
 
-/** How a field's text is to be read by typed formats (Parquet). */
+/** How a field's value is to be read by typed formats (Parquet) and the mirror. */
 export type FieldKind =
   | 'string'
+  /** A whole number (the 2026 record's page_number). */
+  | 'integer'
+  /** Any JSON value (relationships), written as its JSON text by CSV, Parquet and the mirror. */
+  | 'json'
   /** ISO 8601 with a UTC offset: an instant. */
   | 'timestamp_utc'
   /** ISO 8601 without an offset: a wall-clock time. */
@@ -15,7 +20,7 @@ export interface FieldSpec<Name extends string = string> {
   nullable: boolean;
 }
 
-/** Every field of a fee schedule result, in the service document's order. */
+/** Every field of a fee schedule result of the interface shape, in the service document's order. */
 export const FEE_SCHEDULE_RESULT_FIELDS = [
   { name: 'id', kind: 'string', nullable: false },
   { name: 'exchange_name', kind: 'string', nullable: false },
@@ -47,6 +52,83 @@ export const FEE_SCHEDULE_RESULT_FIELDS = [
 
 export const FEE_SCHEDULE_RESULT_FIELD_NAMES: readonly (keyof FeeScheduleResult)[] =
   FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name);
+
+/** Where a line item is cited: the 2026 edition's source fields and relationships, null unless asked for. */
+export const CITATION_FIELDS = [
+  { name: 'source_document', kind: 'string', nullable: true },
+  { name: 'source_link', kind: 'string', nullable: true },
+  { name: 'page_number', kind: 'integer', nullable: true },
+  { name: 'relationships', kind: 'json', nullable: true },
+] as const satisfies readonly FieldSpec<keyof FeeScheduleResult2026>[];
+
+const CITATION = Object.fromEntries(CITATION_FIELDS.map((field) => [field.name, field])) as {
+  [Name in (typeof CITATION_FIELDS)[number]['name']]: Extract<(typeof CITATION_FIELDS)[number], { name: Name }>;
+};
+
+/** Every field of a 2026 record, in the key order of shared/service-2026.md. */
+export const FEE_SCHEDULE_RESULT_2026_FIELDS = [
+  { name: 'record_id', kind: 'string', nullable: false },
+  { name: 'exchange_name', kind: 'string', nullable: false },
+  { name: 'scraped_time', kind: 'timestamp_utc', nullable: false },
+  { name: 'version_id', kind: 'string', nullable: false },
+  { name: 'fee_type', kind: 'string', nullable: false },
+  CITATION.source_document,
+  CITATION.source_link,
+  CITATION.page_number,
+  { name: 'fee_category', kind: 'string', nullable: false },
+  { name: 'fee_charge_type', kind: 'string', nullable: false },
+  { name: 'fee_amount', kind: 'string', nullable: false },
+  { name: 'fee_action', kind: 'string', nullable: false },
+  { name: 'fee_action_details', kind: 'string', nullable: true },
+  { name: 'fee_basis', kind: 'string', nullable: true },
+  { name: 'fee_participant', kind: 'string', nullable: false },
+  { name: 'fee_participant_details', kind: 'string', nullable: true },
+  { name: 'fee_monthly_volume', kind: 'string', nullable: true },
+  { name: 'fee_monthly_volume_criteria', kind: 'string', nullable: true },
+  { name: 'fee_symbol_classification', kind: 'string', nullable: true },
+  { name: 'fee_symbol_type', kind: 'string', nullable: true },
+  { name: 'fee_trade_type', kind: 'string', nullable: true },
+  { name: 'fee_symbol', kind: 'string', nullable: true },
+  { name: 'fee_excluded_symbols', kind: 'string', nullable: true },
+  { name: 'fee_conditions', kind: 'string', nullable: true },
+  { name: 'fee_exclusions', kind: 'string', nullable: true },
+  { name: 'fee_notes', kind: 'string', nullable: true },
+  { name: 'fee_extra_info', kind: 'string', nullable: true },
+  CITATION.relationships,
+] as const satisfies readonly FieldSpec<keyof FeeScheduleResult2026>[];
+
+/**
+ * The interface document's fields, then the citation fields: the columns of interface records
+ * that carry citations (a service of the first shape answering the include flags) in CSV,
+ * Parquet and the table, and of every mirror (docs/formats.md, docs/mirror.md).
+ */
+export const FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS: readonly FieldSpec[] = [...FEE_SCHEDULE_RESULT_FIELDS, ...CITATION_FIELDS];
+
+/** The declared column set of each shape's records: what CSV, Parquet and the table write. */
+export const RESULT_FIELDS: Readonly<Record<ServiceShape, readonly FieldSpec[]>> = {
+  interface: FEE_SCHEDULE_RESULT_FIELDS,
+  '2026': FEE_SCHEDULE_RESULT_2026_FIELDS,
+};
+
+/**
+ * The columns of results whose first record is `first`: its shape's set, and for an interface
+ * record that carries a citation field, the set with the citation fields after it. No record:
+ * the interface set, as before there were two.
+ */
+export function resultFieldsOf(first: object | undefined): readonly FieldSpec[] {
+  if (first === undefined) return FEE_SCHEDULE_RESULT_FIELDS;
+  const shape = shapeOfRecord(first);
+  if (shape === 'interface' && CITATION_FIELDS.some((field) => field.name in first)) return FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS;
+  return RESULT_FIELDS[shape];
+}
+
+/** Every results field of either shape, once, the interface document's first: what `--columns` of results accepts and completes. */
+export const ANY_RESULT_FIELDS: readonly FieldSpec[] = [
+  ...FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS,
+  ...FEE_SCHEDULE_RESULT_2026_FIELDS.filter((field) => !FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.some((own) => own.name === field.name)),
+];
+
+export const RESULT_FIELD_NAMES: readonly string[] = ANY_RESULT_FIELDS.map((field) => field.name);
 
 /**
  * The columns of each exchange command's output, as table, CSV and Parquet flatten its answer,

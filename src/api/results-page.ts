@@ -1,5 +1,6 @@
 import { MalformedResponseError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
+import { RECORD_ID_FIELDS, shapeOfRecord } from './record-id.js';
 import type { FeeScheduleResultsPage } from './types.js';
 
 /** The envelope's counts: the numbers that steer a walk. */
@@ -76,8 +77,10 @@ function problemOf(body: unknown, page: number, quoted: (value: unknown) => stri
     const record: unknown = data[index];
     if (!isRecord(record)) return isNot(`data[${index}]`, record, 'an object');
     // Records are told apart by id alone: an empty one would make distinct records one.
-    if (typeof record.id !== 'string' || record.id === '') return isNot(`data[${index}].id`, record.id, 'a non-empty string');
-    if (record.id.length > MAX_ID_LENGTH) return `data[${index}].id is ${record.id.length} characters long, more than ${MAX_ID_LENGTH}`;
+    const idField = RECORD_ID_FIELDS[shapeOfRecord(record)];
+    const id = record[idField];
+    if (typeof id !== 'string' || id === '') return isNot(`data[${index}].${idField}`, id, 'a non-empty string');
+    if (id.length > MAX_ID_LENGTH) return `data[${index}].${idField} is ${id.length} characters long, more than ${MAX_ID_LENGTH}`;
   }
   return undefined;
 }

@@ -3,7 +3,8 @@ import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '.
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
-import type { FeeScheduleResult } from '../api/types.js';
+import { recordIdOf } from '../api/record-id.js';
+import type { ResultRecord } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
 import type { ResultsSource } from '../api/walk.js';
 import type { Mirror } from '../mirror/mirror.js';
@@ -255,7 +256,7 @@ function differenceObject(difference: Difference, amounts: boolean): JsonObject 
 const NO_WORDS = new Set(['', 'all', 'n/a']);
 
 /** An item in a few words: `Per Share · Take · Market Maker · ETF`. */
-function itemWords(record: FeeScheduleResult): string {
+function itemWords(record: ResultRecord): string {
   const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(value.toLowerCase()));
   return [...new Set(words)].join(' · ') || record.fee_category;
 }
@@ -264,7 +265,7 @@ function itemWords(record: FeeScheduleResult): string {
 const textOf = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
 
 function bulletinRows(difference: Difference, to: GroupVersion, amounts: boolean): JsonObject[] {
-  const record = (difference.after ?? difference.before) as FeeScheduleResult;
+  const record = (difference.after ?? difference.before) as ResultRecord;
   const base = { exchange: record.exchange_name, item: itemWords(record), effective: to.scraped_time.slice(0, 10) };
   if (difference.change === 'added') return [{ ...base, field: 'new item', was: '', now: record.fee_amount ?? '' }];
   if (difference.change === 'removed') return [{ ...base, field: 'removed', was: record.fee_amount ?? '', now: '' }];
@@ -277,12 +278,12 @@ function bulletinRows(difference: Difference, to: GroupVersion, amounts: boolean
 }
 
 function changeRows(difference: Difference, from: GroupVersion, to: GroupVersion, amounts: boolean): JsonObject[] {
-  const record = (difference.after ?? difference.before) as FeeScheduleResult;
+  const record = (difference.after ?? difference.before) as ResultRecord;
   const change = amounts ? amountChange(difference) : undefined;
   // An added or removed item is one row without a field, its amount as was or now.
   const fields = difference.change === 'changed' ? difference.fields : [null];
   return fields.map((field) => {
-    const valueOf = (side: FeeScheduleResult | null) => textOf((side as unknown as JsonObject | null)?.[field ?? 'fee_amount']);
+    const valueOf = (side: ResultRecord | null) => textOf((side as unknown as JsonObject | null)?.[field ?? 'fee_amount']);
     const row: JsonObject = {
       change: difference.change,
       exchange_name: record.exchange_name,
@@ -294,8 +295,8 @@ function changeRows(difference: Difference, from: GroupVersion, to: GroupVersion
       effective: to.scraped_time,
       from_version: from.version_id,
       to_version: to.version_id,
-      before_id: difference.before?.id ?? null,
-      after_id: difference.after?.id ?? null,
+      before_id: difference.before ? recordIdOf(difference.before) : null,
+      after_id: difference.after ? recordIdOf(difference.after) : null,
     };
     if (amounts) {
       const moved = field === 'fee_amount' ? change : undefined;

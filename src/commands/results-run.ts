@@ -3,13 +3,14 @@ import type { Context } from './context.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { Format } from '../output/formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { ANY_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELDS, resultFieldsOf } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
 import { UsageError } from '../core/errors.js';
 import type { MirrorOpening } from './mirror-location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import { createProgress } from '../io/progress.js';
 import type { Column, TableColumn } from '../output/exporter.js';
+import { validateColumns } from '../output/columns.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
@@ -46,15 +47,23 @@ const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
   { name: 'scraped_time', header: 'Scraped', priority: 2 },
 ];
 
+/** A set of results fields, with the two `--parse-amounts` adds after fee_amount. */
+function withAmountFields(fields: readonly Column[]): Column[] {
+  return fields.flatMap((field): Column[] => (field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]));
+}
+
 /** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
-export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
-  field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]);
+export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = withAmountFields(FEE_SCHEDULE_RESULT_FIELDS);
+
+/** Every name `--columns` of results may give, of either shape: checked before a request, and against the records' own set once the first has come. */
+const ANY_RESULT_COLUMNS: readonly Column[] = withAmountFields(ANY_RESULT_FIELDS);
 
 /** Runs `mkt results` against the service, or with --offline against `mirror`, which the caller has begun opening. */
 export async function runResults(context: Context, request: ResultsRequest, mirror: MirrorOpening | undefined): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
+  if (globals.columns) validateColumns(globals.columns, ANY_RESULT_COLUMNS);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
   const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings) : await context.client();
   const walking = request.all || request.limit !== undefined;
@@ -85,7 +94,8 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
         shape: 'list',
         // The spinner goes once the walk is over: before a table reaches the terminal.
         batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress.clear()),
-        columns: withAmounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS,
+        // The set of the records' shape, which the first decides (a walk keeps to one: src/api/walk.ts).
+        columns: (first) => (withAmounts ? withAmountFields(resultFieldsOf(first)) : resultFieldsOf(first)),
         select: globals.columns,
         tableColumns: RESULTS_TABLE_COLUMNS,
       },

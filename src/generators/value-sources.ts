@@ -1,6 +1,6 @@
 import type { Argument, Option } from 'commander';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
-import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
+import { EXCHANGE_FIELD_NAMES, RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/formats.js';
@@ -32,7 +32,7 @@ const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map(
 /** The fields `--columns` names, by command: what each one outputs (docs/formats.md). */
 function columnValues(commandPath: readonly string[]): ValueCompletion {
   const name = commandPath.join(' ');
-  if (name === 'results') return choices(FEE_SCHEDULE_RESULT_FIELD_NAMES, true);
+  if (name === 'results') return choices(RESULT_FIELD_NAMES, true);
   const resource = EXCHANGE_COMMAND_RESOURCES.get(name);
   return resource ? choices(EXCHANGE_FIELD_NAMES[resource], true) : NONE;
 }

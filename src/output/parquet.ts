@@ -3,7 +3,7 @@ import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer'
 import { MalformedResponseError, MktError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import type { Column, Exporter } from './exporter.js';
-import { valueText } from './flatten.js';
+import { jsonText, valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 import { parseTimestampMicros } from '../core/timestamps.js';
@@ -20,7 +20,10 @@ function schemaElement({ name, kind, nullable }: Column): SchemaElement {
   const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
   switch (kind) {
     case 'string':
+    case 'json':
       return { name, repetition_type, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
+    case 'integer':
+      return { name, repetition_type, type: 'INT64' };
     case 'number':
       return { name, repetition_type, type: 'DOUBLE' };
     case 'boolean':
@@ -61,6 +64,10 @@ function converterFor({ name, kind, nullable }: Column): Converter {
     switch (kind) {
       case 'string':
         return valueText(value);
+      case 'json':
+        return jsonText(value);
+      case 'integer':
+        return Number.isSafeInteger(value) ? BigInt(value as number) : fail(row, `is not a whole number: ${JSON.stringify(value)}`);
       case 'number':
         return typeof value === 'number' ? value : fail(row, `is not a number: ${JSON.stringify(value)}`);
       case 'boolean':

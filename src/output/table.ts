@@ -25,7 +25,7 @@ function tableCell(value: unknown, listsAsLines: boolean): GridText {
  * `NASDAQ_BX`) is never cut; free text (words and spaces) is cut with `…`.
  */
 function fitOf(column: Column, cells: readonly GridText[]): ColumnFit {
-  if (column.kind !== 'string') return 'whole';
+  if (column.kind !== 'string' && column.kind !== 'json') return 'whole';
   let fit: ColumnFit = 'whole';
   for (const cell of cells) {
     if (typeof cell !== 'string') return 'wrap';
@@ -55,7 +55,7 @@ export const tableExporter: Exporter = {
       const chosen = defaults?.find((candidate) => candidate.name === column.name);
       return {
         header: chosen?.header ?? column.name,
-        align: column.kind === 'number' ? 'right' : 'left',
+        align: column.kind === 'number' || column.kind === 'integer' ? 'right' : 'left',
         fit: chosen?.fit ?? fitOf(column, rows.map((row) => row[index] ?? '')),
         ...(chosen?.priority === undefined ? {} : { priority: chosen.priority }),
       };

@@ -184,7 +184,7 @@ describe('mkt results --offline', () => {
     records = [...records, record('g', '2024-01-05T00:00:00Z', '2024-01-05T00:00:00.000000')];
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 1, full_walk: false });
     const header = await runInProcess(['sql', "SELECT string_agg(column_name, ' ' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'mkt_mirror'", '-f', 'csv'], placedEnv);
-    expect(header.stdout).toBe('names\r\nlayout service filters created_at\r\n');
+    expect(header.stdout).toBe('names\r\nlayout service filters created_at shape\r\n');
     await expectOffline();
   });
 });
