@@ -1,6 +1,7 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FEE_SCHEDULE_RESULT_2026_FIELDS } from '../../src/api/fields.js';
+import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import type { FeeScheduleResult2026 } from '../../src/api/types.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { record2026, serve2026Records } from '../helpers/records-2026.js';
@@ -14,6 +15,11 @@ const startServer = useRecordingServers();
 
 const HEADER_2026 = FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => field.name).join(',');
 const lines = (items: readonly object[]) => items.map((item) => `${JSON.stringify(item)}\n`).join('');
+/** Line item `n` in the interface document's shape and order: `id`, `created_on`, `fee_reference`, and no citation. */
+function interfaceRecord(n: number): FeeScheduleResult2026 {
+  const source: Record<string, unknown> = { ...record2026(n), id: `i-${n}`, created_on: '2026-02-26T00:01:00.000000', scraped_time: '2026-02-26T00:00:50.839337+00:00' };
+  return Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, source[name] ?? null])) as unknown as FeeScheduleResult2026;
+}
 const byId = (items: readonly FeeScheduleResult2026[]) => [...items].sort((a, b) => a.record_id.localeCompare(b.record_id));
 
 describe('records of the 2026 shape', () => {
@@ -44,13 +50,12 @@ describe('records of the 2026 shape', () => {
   });
 
   it('is a malformed answer when the records change shape during a walk', async () => {
-    const interfaceRecord = { ...record2026(9), id: 'interface-9' } as Record<string, unknown>;
-    delete interfaceRecord.record_id;
-    const server = await serve2026Records(startServer, () => [interfaceRecord as unknown as FeeScheduleResult2026, record2026(1)]);
-    const walk = await runInProcess(['results', '--all', '--page-size', '1', '-f', 'csv'], { env: server.env });
-    expect({ code: walk.code, stdout: walk.stdout, stderr: walk.stderr }).toEqual({
-      code: 5,
-      stdout: '',
+    const server = await serve2026Records(startServer, () => [interfaceRecord(9), record2026(1)]);
+    const file = join(tempDir('mkt-2026-'), 'out.csv');
+    const walk = await runInProcess(['results', '--all', '--page-size', '1', '-o', file], { env: server.env });
+    expect({ code: walk.code, written: existsSync(file), stderr: walk.stderr }).toEqual({
+      code: 1,
+      written: false,
       stderr: `mkt: ${new URL(server.url).host} sent a malformed answer: page 1 holds a record of the interface shape after records of the 2026 shape\n`,
     });
   });
@@ -84,11 +89,11 @@ describe('records of the 2026 shape', () => {
     ]);
 
     const diff = await runInProcess(['diff', 'nyse', 'equity', '--offline', '-f', 'csv', '--columns', 'change,item,before_id,after_id'], env);
-    expect(diff.stdout.split('\r\n').slice(0, 2)).toEqual(['change,item,before_id,after_id', 'removed,Charge 0 · take · {All},00000000-0000-4000-8000-000000000000,']);
+    expect(diff.stdout.split('\r\n').slice(0, 2)).toEqual(['change,item,before_id,after_id', 'removed,Charge 0 · take · broker_dealer · {All},00000000-0000-4000-8000-000000000000,']);
   });
 
   it('a mirror of one shape synced from a service answering in the other is exit 2 with the --full-refresh hint, nothing written', async () => {
-    let records: readonly object[] = [{ ...record2026(1), record_id: undefined, id: 'i-1', created_on: '2026-02-26T00:01:00.000000' }];
+    let records: readonly object[] = [interfaceRecord(1)];
     const server = await serve2026Records(startServer, () => records as FeeScheduleResult2026[]);
     const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
     const env = { env: { ...server.env, MKT_MIRROR: mirror } };
@@ -109,8 +114,8 @@ describe('records of the 2026 shape', () => {
 
 describe('a mirror an earlier mkt made, without the citation columns', () => {
   it('is read as before, and its next sync adds the columns, columns only', async () => {
-    const records = [{ ...record2026(1), record_id: undefined, id: 'i-1', created_on: '2026-02-26T00:01:00.000000', source_document: undefined, source_link: undefined, page_number: undefined, relationships: undefined }];
-    const server = await serve2026Records(startServer, () => JSON.parse(JSON.stringify(records)) as FeeScheduleResult2026[]);
+    const records = [interfaceRecord(1), interfaceRecord(2)];
+    const server = await serve2026Records(startServer, () => records);
     const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
     const env = { env: { ...server.env, MKT_MIRROR: mirror } };
     expect((await runInProcess(['sync'], env)).code).toBe(0);
@@ -120,7 +125,7 @@ describe('a mirror an earlier mkt made, without the citation columns', () => {
       ${['results', 'mkt_walk_results', 'mkt_removed_results'].map((table) => ['source_document', 'source_link', 'page_number', 'relationships'].map((column) => `ALTER TABLE placed.${table} DROP COLUMN ${column};`).join('\n')).join('\n')}
       ALTER TABLE placed.mkt_mirror DROP COLUMN shape;`);
     earlier.close();
-    const expected = lines(JSON.parse(JSON.stringify(records)) as object[]);
+    const expected = lines([...records].reverse());
     expect(await runInProcess(['results', '--offline', '-f', 'ndjson'], env)).toMatchObject({ code: 0, stdout: expected });
     const columns = () => runInProcess(['sql', "SELECT string_agg(column_name, ' ' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env);
     expect((await columns()).stdout).not.toContain('source_document');
