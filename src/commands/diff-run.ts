@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '../api/amounts.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { ANY_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { findVersionPair, type GroupVersion, type VersionChoice } from '../api/group-versions.js';
 import { recordIdOf } from '../api/record-id.js';
@@ -17,7 +17,7 @@ import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../o
 import { writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
-import { openOffline, RESULT_FIELDS_WITH_AMOUNTS } from './results-run.js';
+import { openOffline, withAmountFields } from './results-run.js';
 
 export interface DiffRequest {
   exchange: string;
@@ -67,11 +67,11 @@ const ITEM_WORDS = ['fee_charge_type', 'fee_action', 'fee_participant', 'fee_sym
 
 /**
  * What `--columns` names in JSON and NDJSON: the fields of a difference object, `before.` and
- * `after.` each record field, whatever the data holds (a first difference that is an addition has
+ * `after.` each record field of either shape, whatever the data holds (a first difference that is an addition has
  * no `before` fields to derive names from).
  */
 function differenceColumns(amounts: boolean): Column[] {
-  const side = (name: string): Column[] => (amounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS).map((field) => ({ ...field, name: `${name}.${field.name}`, nullable: true }));
+  const side = (name: string): Column[] => (amounts ? withAmountFields(ANY_RESULT_FIELDS) : ANY_RESULT_FIELDS).map((field) => ({ ...field, name: `${name}.${field.name}`, nullable: true }));
   return [
     { name: 'change', kind: 'string', nullable: false },
     ...side('before'),

@@ -3,7 +3,7 @@ import type { Context } from './context.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { Format } from '../output/formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
-import { ANY_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELDS, resultFieldsOf } from '../api/fields.js';
+import { ANY_RESULT_FIELDS, resultFieldsOf } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
 import { UsageError } from '../core/errors.js';
 import type { MirrorOpening } from './mirror-location.js';
@@ -48,12 +48,9 @@ const RESULTS_TABLE_COLUMNS: readonly TableColumn[] = [
 ];
 
 /** A set of results fields, with the two `--parse-amounts` adds after fee_amount. */
-function withAmountFields(fields: readonly Column[]): Column[] {
+export function withAmountFields(fields: readonly Column[]): Column[] {
   return fields.flatMap((field): Column[] => (field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]));
 }
-
-/** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
-export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = withAmountFields(FEE_SCHEDULE_RESULT_FIELDS);
 
 /** Every name `--columns` of results may give, of either shape: checked before a request, and against the records' own set once the first has come. */
 const ANY_RESULT_COLUMNS: readonly Column[] = withAmountFields(ANY_RESULT_FIELDS);

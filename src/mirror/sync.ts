@@ -90,8 +90,10 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   }
   const source = await connect();
   const startedAt = request.now();
-  // The shape the mirror's records have, which every page must have too: a mirror holds one (docs/mirror.md).
-  const shapes: ShapeCheck = { host: source.host, shape: recorded && !request.fullRefresh ? mirror.shape : undefined, service: request.service, pages: 0 };
+  // The shape the mirror's records have, which every page must have too: a mirror holds one
+  // (docs/mirror.md). One that holds none yet takes the shape of the records that come.
+  const holdsRecords = recorded !== undefined && !request.fullRefresh && (await mirror.count()) > 0;
+  const shapes: ShapeCheck = { host: source.host, shape: holdsRecords ? mirror.shape : undefined, service: request.service, pages: 0 };
   if (request.newestPage) checkPageShape(shapes, request.newestPage);
   // A page the caller asked for was a request of this sync too.
   let requests = request.newestPage ? 1 : 0;
@@ -125,7 +127,7 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   };
   await mirror.transaction(async () => {
     if (fullWalk) await replaceResults(mirror, identity, shapes.shape ?? 'interface');
-    else await appendResults(mirror, outcome.newRecords);
+    else await appendResults(mirror, outcome.newRecords, shapes.shape);
     await mirror.run('INSERT INTO mkt_syncs VALUES (to_timestamp($1 / 1000), now(), $2, $3, $4, $5, $6, $7)', [
       startedAt,
       summary.new_records,
@@ -515,8 +517,10 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
  * The staged new records join the mirror's, oldest first, as a full walk stores them: a query
  * without ORDER BY reads `results` in one order. Within a transaction.
  */
-async function appendResults(mirror: Mirror, newRecords: number): Promise<void> {
+async function appendResults(mirror: Mirror, newRecords: number, shape: ServiceShape | undefined): Promise<void> {
   if (newRecords === 0) return;
+  // The first records of a mirror that held none say its shape.
+  if (shape !== undefined) await mirror.run('UPDATE mkt_mirror SET shape = $1', [shape]);
   await mirror.run('INSERT INTO results SELECT * FROM mkt_walk_results ORDER BY created_on, id');
   await mirror.run('INSERT INTO mkt_timestamp_text SELECT * FROM mkt_walk_timestamp_text');
   await mirror.run('DELETE FROM mkt_walk_results');

@@ -90,6 +90,8 @@ describe('records of the 2026 shape', () => {
 
     const diff = await runInProcess(['diff', 'nyse', 'equity', '--offline', '-f', 'csv', '--columns', 'change,item,before_id,after_id'], env);
     expect(diff.stdout.split('\r\n').slice(0, 2)).toEqual(['change,item,before_id,after_id', 'removed,Charge 0 · take · broker_dealer · {All},00000000-0000-4000-8000-000000000000,']);
+    const json = await runInProcess(['diff', 'nyse', 'equity', '--offline', '-f', 'ndjson', '--columns', 'change,before.record_id,after.page_number'], env);
+    expect(json.stdout.split('\n')[0]).toBe('{"change":"removed","before":{"record_id":"00000000-0000-4000-8000-000000000000"},"after":null}');
   });
 
   it('a mirror of one shape synced from a service answering in the other is exit 2 with the --full-refresh hint, nothing written', async () => {
@@ -109,6 +111,18 @@ describe('records of the 2026 shape', () => {
     const rebuilt = await runInProcess(['sync', '--full-refresh', '-f', 'json'], env);
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ new_records: 2, removed_records: 1, total_records: 2 });
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records as FeeScheduleResult2026[]).reverse());
+  });
+});
+
+describe('a mirror that held no records', () => {
+  it('takes the shape of the first records a later sync brings', async () => {
+    let records: FeeScheduleResult2026[] = [];
+    const server = await serve2026Records(startServer, () => records);
+    const env = { env: { ...server.env, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'm.duckdb') } };
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ total_records: 0, full_walk: true });
+    records = [record2026(1), record2026(2)];
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 2, full_walk: false });
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
   });
 });
 
