@@ -61,41 +61,31 @@ export const CITATION_FIELDS = [
   { name: 'relationships', kind: 'json', nullable: true },
 ] as const satisfies readonly FieldSpec<keyof FeeScheduleResult2026>[];
 
-const CITATION = Object.fromEntries(CITATION_FIELDS.map((field) => [field.name, field])) as {
-  [Name in (typeof CITATION_FIELDS)[number]['name']]: Extract<(typeof CITATION_FIELDS)[number], { name: Name }>;
-};
+/** The 2026 edition's fields that may be null where the interface document's may not. */
+const NULLABLE_IN_2026: ReadonlySet<string> = new Set(['fee_symbol_classification', 'fee_symbol_type']);
+
+/** A field both shapes have, as the 2026 edition declares it: the interface document's kind, nullable where the edition says. */
+function sharedField<Name extends keyof FeeScheduleResult & keyof FeeScheduleResult2026>(name: Name): FieldSpec<Name> {
+  const field = FEE_SCHEDULE_RESULT_FIELDS.find((candidate) => candidate.name === name) as FieldSpec<Name>;
+  return NULLABLE_IN_2026.has(name) ? { ...field, nullable: true } : field;
+}
+
+const [SOURCE_DOCUMENT, SOURCE_LINK, PAGE_NUMBER, RELATIONSHIPS] = CITATION_FIELDS;
 
 /** Every field of a 2026 record, in the key order of shared/service-2026.md. */
-export const FEE_SCHEDULE_RESULT_2026_FIELDS = [
+export const FEE_SCHEDULE_RESULT_2026_FIELDS: readonly FieldSpec<keyof FeeScheduleResult2026>[] = [
   { name: 'record_id', kind: 'string', nullable: false },
-  { name: 'exchange_name', kind: 'string', nullable: false },
-  { name: 'scraped_time', kind: 'timestamp_utc', nullable: false },
-  { name: 'version_id', kind: 'string', nullable: false },
-  { name: 'fee_type', kind: 'string', nullable: false },
-  CITATION.source_document,
-  CITATION.source_link,
-  CITATION.page_number,
-  { name: 'fee_category', kind: 'string', nullable: false },
-  { name: 'fee_charge_type', kind: 'string', nullable: false },
-  { name: 'fee_amount', kind: 'string', nullable: false },
-  { name: 'fee_action', kind: 'string', nullable: false },
-  { name: 'fee_action_details', kind: 'string', nullable: true },
-  { name: 'fee_basis', kind: 'string', nullable: true },
-  { name: 'fee_participant', kind: 'string', nullable: false },
-  { name: 'fee_participant_details', kind: 'string', nullable: true },
-  { name: 'fee_monthly_volume', kind: 'string', nullable: true },
-  { name: 'fee_monthly_volume_criteria', kind: 'string', nullable: true },
-  { name: 'fee_symbol_classification', kind: 'string', nullable: true },
-  { name: 'fee_symbol_type', kind: 'string', nullable: true },
-  { name: 'fee_trade_type', kind: 'string', nullable: true },
-  { name: 'fee_symbol', kind: 'string', nullable: true },
-  { name: 'fee_excluded_symbols', kind: 'string', nullable: true },
-  { name: 'fee_conditions', kind: 'string', nullable: true },
-  { name: 'fee_exclusions', kind: 'string', nullable: true },
-  { name: 'fee_notes', kind: 'string', nullable: true },
-  { name: 'fee_extra_info', kind: 'string', nullable: true },
-  CITATION.relationships,
-] as const satisfies readonly FieldSpec<keyof FeeScheduleResult2026>[];
+  ...(['exchange_name', 'scraped_time', 'version_id', 'fee_type'] as const).map(sharedField),
+  SOURCE_DOCUMENT,
+  SOURCE_LINK,
+  PAGE_NUMBER,
+  ...([
+    'fee_category', 'fee_charge_type', 'fee_amount', 'fee_action', 'fee_action_details', 'fee_basis', 'fee_participant',
+    'fee_participant_details', 'fee_monthly_volume', 'fee_monthly_volume_criteria', 'fee_symbol_classification', 'fee_symbol_type',
+    'fee_trade_type', 'fee_symbol', 'fee_excluded_symbols', 'fee_conditions', 'fee_exclusions', 'fee_notes', 'fee_extra_info',
+  ] as const).map(sharedField),
+  RELATIONSHIPS,
+];
 
 /**
  * The interface document's fields, then the citation fields: the columns of interface records
