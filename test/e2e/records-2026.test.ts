@@ -128,7 +128,7 @@ describe('a mirror that held no records', () => {
 
 describe('a mirror an earlier mkt made, without the citation columns', () => {
   it('is read as before, and its next sync adds the columns, columns only', async () => {
-    const records = [interfaceRecord(1), interfaceRecord(2)];
+    let records = [interfaceRecord(1), interfaceRecord(2)];
     const server = await serve2026Records(startServer, () => records);
     const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
     const env = { env: { ...server.env, MKT_MIRROR: mirror } };
@@ -143,8 +143,13 @@ describe('a mirror an earlier mkt made, without the citation columns', () => {
     expect(await runInProcess(['results', '--offline', '-f', 'ndjson'], env)).toMatchObject({ code: 0, stdout: expected });
     const columns = () => runInProcess(['sql', "SELECT string_agg(column_name, ' ' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env);
     expect((await columns()).stdout).not.toContain('source_document');
-    expect(JSON.parse((await runInProcess(['sync', '--full-refresh', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, changed_records: 0, removed_records: 0 });
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, changed_records: 0, removed_records: 0 });
     expect((await columns()).stdout).toMatch(/ created_on source_document source_link page_number relationships\r\n$/);
     expect(await runInProcess(['results', '--offline', '-f', 'ndjson'], env)).toMatchObject({ code: 0, stdout: expected });
+    // A record withdrawn goes to mkt_removed_results, whose added columns follow removed_at.
+    records = [records[1]!];
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ removed_records: 1, full_walk: true });
+    const removed = await runInProcess(['sql', 'SELECT id, removed_at IS NOT NULL AS stamped, page_number FROM mkt_removed_results', '-f', 'csv'], env);
+    expect(removed.stdout).toBe('id,stamped,page_number\r\ni-1,true,\r\n');
   });
 });
