@@ -146,7 +146,7 @@ interface ShapeCheck {
   host: string;
   shape: ServiceShape | undefined;
   service: string;
-  /** Pages checked, for the message. */
+  /** Pages checked: the first alone may show a service of the other shape; a later page that changes shape is a malformed answer. */
   pages: number;
 }
 
