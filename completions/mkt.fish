@@ -57,7 +57,7 @@ function __mkt_values
             set comma ,
             set description columns
         case results:--columns
-            set values id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on
+            set values id exchange_name fee_type fee_category fee_charge_type fee_amount fee_action fee_action_details fee_basis fee_notes fee_reference fee_participant fee_participant_details fee_monthly_volume fee_monthly_volume_criteria fee_symbol_classification fee_symbol_type fee_trade_type fee_symbol fee_excluded_symbols fee_conditions fee_exclusions fee_extra_info version_id scraped_time created_on source_document source_link page_number relationships record_id
             set list 1
             set comma ,
             set description columns

@@ -1,9 +1,14 @@
 import type { ExchangeResource } from './paths.js';
-import type { FeeScheduleResult } from './types.js';
+import { type ServiceShape, shapeOfRecord } from './record-id.js';
+import type { FeeScheduleResult, FeeScheduleResult2026 } from './types.js';
 
-/** How a field's text is to be read by typed formats (Parquet). */
+/** How a field's value is to be read by typed formats (Parquet) and the mirror. */
 export type FieldKind =
   | 'string'
+  /** A whole number (the 2026 record's page_number). */
+  | 'integer'
+  /** Any JSON value (relationships), written as its JSON text by CSV, Parquet and the mirror. */
+  | 'json'
   /** ISO 8601 with a UTC offset: an instant. */
   | 'timestamp_utc'
   /** ISO 8601 without an offset: a wall-clock time. */
@@ -15,7 +20,7 @@ export interface FieldSpec<Name extends string = string> {
   nullable: boolean;
 }
 
-/** Every field of a fee schedule result, in the service document's order. */
+/** Every field of a fee schedule result of the interface shape, in the service document's order. */
 export const FEE_SCHEDULE_RESULT_FIELDS = [
   { name: 'id', kind: 'string', nullable: false },
   { name: 'exchange_name', kind: 'string', nullable: false },
@@ -47,6 +52,73 @@ export const FEE_SCHEDULE_RESULT_FIELDS = [
 
 export const FEE_SCHEDULE_RESULT_FIELD_NAMES: readonly (keyof FeeScheduleResult)[] =
   FEE_SCHEDULE_RESULT_FIELDS.map((field) => field.name);
+
+/** Where a line item is cited: the 2026 edition's source fields and relationships, null unless asked for. */
+export const CITATION_FIELDS = [
+  { name: 'source_document', kind: 'string', nullable: true },
+  { name: 'source_link', kind: 'string', nullable: true },
+  { name: 'page_number', kind: 'integer', nullable: true },
+  { name: 'relationships', kind: 'json', nullable: true },
+] as const satisfies readonly FieldSpec<keyof FeeScheduleResult2026>[];
+
+/** The 2026 edition's fields that may be null where the interface document's may not. */
+const NULLABLE_IN_2026: ReadonlySet<string> = new Set(['fee_symbol_classification', 'fee_symbol_type']);
+
+/** A field both shapes have, as the 2026 edition declares it: the interface document's kind, nullable where the edition says. */
+function sharedField<Name extends keyof FeeScheduleResult & keyof FeeScheduleResult2026>(name: Name): FieldSpec<Name> {
+  const field = FEE_SCHEDULE_RESULT_FIELDS.find((candidate) => candidate.name === name) as FieldSpec<Name>;
+  return NULLABLE_IN_2026.has(name) ? { ...field, nullable: true } : field;
+}
+
+const [SOURCE_DOCUMENT, SOURCE_LINK, PAGE_NUMBER, RELATIONSHIPS] = CITATION_FIELDS;
+
+/** Every field of a 2026 record, in the key order of shared/service-2026.md. */
+export const FEE_SCHEDULE_RESULT_2026_FIELDS: readonly FieldSpec<keyof FeeScheduleResult2026>[] = [
+  { name: 'record_id', kind: 'string', nullable: false },
+  ...(['exchange_name', 'scraped_time', 'version_id', 'fee_type'] as const).map(sharedField),
+  SOURCE_DOCUMENT,
+  SOURCE_LINK,
+  PAGE_NUMBER,
+  ...([
+    'fee_category', 'fee_charge_type', 'fee_amount', 'fee_action', 'fee_action_details', 'fee_basis', 'fee_participant',
+    'fee_participant_details', 'fee_monthly_volume', 'fee_monthly_volume_criteria', 'fee_symbol_classification', 'fee_symbol_type',
+    'fee_trade_type', 'fee_symbol', 'fee_excluded_symbols', 'fee_conditions', 'fee_exclusions', 'fee_notes', 'fee_extra_info',
+  ] as const).map(sharedField),
+  RELATIONSHIPS,
+];
+
+/**
+ * The interface document's fields, then the citation fields: the columns of interface records
+ * that carry citations (a service of the first shape answering the include flags) in CSV,
+ * Parquet and the table, and of every mirror (docs/formats.md, docs/mirror.md).
+ */
+export const FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS: readonly FieldSpec[] = [...FEE_SCHEDULE_RESULT_FIELDS, ...CITATION_FIELDS];
+
+/** The declared column set of each shape's records: what CSV, Parquet and the table write. */
+export const RESULT_FIELDS: Readonly<Record<ServiceShape, readonly FieldSpec[]>> = {
+  interface: FEE_SCHEDULE_RESULT_FIELDS,
+  '2026': FEE_SCHEDULE_RESULT_2026_FIELDS,
+};
+
+/**
+ * The columns of results whose first record is `first`: its shape's set, and for an interface
+ * record that carries a citation field, the set with the citation fields after it. No record:
+ * the interface set, as before there were two.
+ */
+export function resultFieldsOf(first: object | undefined): readonly FieldSpec[] {
+  if (first === undefined) return FEE_SCHEDULE_RESULT_FIELDS;
+  const shape = shapeOfRecord(first);
+  if (shape === 'interface' && CITATION_FIELDS.some((field) => field.name in first)) return FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS;
+  return RESULT_FIELDS[shape];
+}
+
+/** Every results field of either shape, once, the interface document's first: what `--columns` of results accepts and completes. */
+export const ANY_RESULT_FIELDS: readonly FieldSpec[] = [
+  ...FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS,
+  ...FEE_SCHEDULE_RESULT_2026_FIELDS.filter((field) => !FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.some((own) => own.name === field.name)),
+];
+
+export const RESULT_FIELD_NAMES: readonly string[] = ANY_RESULT_FIELDS.map((field) => field.name);
 
 /**
  * The columns of each exchange command's output, as table, CSV and Parquet flatten its answer:

@@ -3,7 +3,8 @@ import { parseTimestampMicros } from '../core/timestamps.js';
 import { PAGE_SIZE, type ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
 import { malformedAnswer, recordNamed } from './results-page.js';
-import type { FeeScheduleResult } from './types.js';
+import { recordIdOf } from './record-id.js';
+import type { ResultRecord } from './types.js';
 import type { ResultsSource } from './walk.js';
 
 /*
@@ -19,7 +20,7 @@ export type VersionChoice = { versionId: string } | { date: string };
 export interface GroupVersion {
   version_id: string;
   scraped_time: string;
-  records: FeeScheduleResult[];
+  records: ResultRecord[];
 }
 
 export interface VersionPair {
@@ -85,9 +86,10 @@ export async function findVersionPair(
     const page = await source.fetchResultsPage({ ...query, page_number: pageNumber });
     requests++;
     for (const record of page.data) {
-      if (!ids.add(record.id)) continue; // a page shifted by a version that arrived meanwhile
+      const id = recordIdOf(record);
+      if (!ids.add(id)) continue; // a page shifted by a version that arrived meanwhile
       const micros = typeof record.scraped_time === 'string' ? parseTimestampMicros(record.scraped_time) : undefined;
-      if (micros === undefined) throw malformedAnswer(source.host, `${recordNamed(record.id)} has a scraped_time that is not a timestamp`);
+      if (micros === undefined) throw malformedAnswer(source.host, `${recordNamed(id)} has a scraped_time that is not a timestamp`);
       let version = versions.get(record.version_id);
       if (!version) versions.set(record.version_id, (version = { version_id: record.version_id, scraped_time: record.scraped_time, micros, records: [] }));
       if (micros > version.micros) Object.assign(version, { micros, scraped_time: record.scraped_time });

@@ -80,10 +80,10 @@ function problemOf(body: unknown, page: number, quoted: (value: unknown) => stri
     const record: unknown = data[index];
     if (!isRecord(record)) return isNot(`data[${index}]`, record, 'an object');
     // Records are told apart by id alone: an empty one would make distinct records one.
-    const name = RECORD_ID_FIELDS[shapeOfRecord(record)];
-    const id = record[name];
-    if (typeof id !== 'string' || id === '') return isNot(`data[${index}].${name}`, id, 'a non-empty string');
-    if (id.length > MAX_ID_LENGTH) return `data[${index}].${name} is ${id.length} characters long, more than ${MAX_ID_LENGTH}`;
+    const idField = RECORD_ID_FIELDS[shapeOfRecord(record)];
+    const id = record[idField];
+    if (typeof id !== 'string' || id === '') return isNot(`data[${index}].${idField}`, id, 'a non-empty string');
+    if (id.length > MAX_ID_LENGTH) return `data[${index}].${idField} is ${id.length} characters long, more than ${MAX_ID_LENGTH}`;
   }
   return undefined;
 }

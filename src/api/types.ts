@@ -160,11 +160,14 @@ export interface RecordRelationships {
   definitions: { term: string; text: string }[];
 }
 
+/** A line item of either shape, told apart by shapeOfRecord (src/api/record-id.ts); its id is recordIdOf's. */
+export type ResultRecord = FeeScheduleResult | FeeScheduleResult2026;
+
 /** The envelope of the results endpoint. */
 export interface FeeScheduleResultsPage {
   success: boolean;
   message: string;
-  data: FeeScheduleResult[];
+  data: ResultRecord[];
   total_records: number;
   page_size: number;
   total_pages: number;

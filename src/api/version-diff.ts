@@ -1,6 +1,6 @@
-import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from './fields.js';
+import { RESULT_FIELD_NAMES } from './fields.js';
 import { enumKey } from './filter-spelling.js';
-import type { FeeScheduleResult } from './types.js';
+import type { FeeScheduleResult, FeeScheduleResult2026, ResultRecord } from './types.js';
 
 /*
  * What changed between two versions of a fee schedule (shared/cli-contract.md, "Diff"). A line
@@ -22,20 +22,23 @@ export const IDENTITY_FIELDS = [
   'fee_monthly_volume',
   'fee_action_details',
   'fee_participant_details',
-] as const satisfies readonly (keyof FeeScheduleResult)[];
+] as const satisfies readonly (keyof FeeScheduleResult & keyof FeeScheduleResult2026)[];
 
-/** Fields that differ in every version and say nothing of the item. */
-const VERSION_FIELDS = new Set<string>(['id', 'version_id', 'scraped_time', 'created_on']);
+/**
+ * Fields that differ in every version and say nothing of the item: its id in either shape, and
+ * where the version's document cites it, which moves with every edition of the document.
+ */
+const VERSION_FIELDS = new Set<string>(['id', 'record_id', 'version_id', 'scraped_time', 'created_on', 'source_document', 'source_link', 'page_number']);
 
-/** The fields compared within a pair, in the service document's order. */
-export const COMPARED_FIELDS = FEE_SCHEDULE_RESULT_FIELD_NAMES.filter(
+/** The fields compared within a pair, of either shape, in the service document's order. */
+export const COMPARED_FIELDS = RESULT_FIELD_NAMES.filter(
   (name) => !VERSION_FIELDS.has(name) && !(IDENTITY_FIELDS as readonly string[]).includes(name),
 );
 
 export interface Difference {
   change: 'added' | 'removed' | 'changed';
-  before: FeeScheduleResult | null;
-  after: FeeScheduleResult | null;
+  before: ResultRecord | null;
+  after: ResultRecord | null;
   /** The compared fields whose values differ; empty for added and removed. */
   fields: string[];
 }
@@ -44,7 +47,7 @@ export interface Difference {
 const category = (value: unknown): unknown => (typeof value === 'string' ? enumKey(value) : value);
 
 /** The identity of a record as one string: equal strings, one item. */
-function identityOf(record: FeeScheduleResult): string {
+function identityOf(record: ResultRecord): string {
   return JSON.stringify(IDENTITY_FIELDS.map((name) => (name === 'fee_category' ? category(record[name]) : record[name] ?? null)));
 }
 
@@ -53,13 +56,13 @@ const sameValue = (a: unknown, b: unknown): boolean =>
   a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 /** The compared fields on which two records differ (null and a missing field are the same). */
-function changedFields(before: FeeScheduleResult, after: FeeScheduleResult): string[] {
-  const value = (record: FeeScheduleResult, name: string): unknown => (record as unknown as Record<string, unknown>)[name] ?? null;
+function changedFields(before: ResultRecord, after: ResultRecord): string[] {
+  const value = (record: ResultRecord, name: string): unknown => (record as unknown as Record<string, unknown>)[name] ?? null;
   return COMPARED_FIELDS.filter((name) => !sameValue(value(before, name), value(after, name)));
 }
 
 /** A record's compared fields as text: the order items of one identity are taken in, so that the output never depends on the service's order. */
-const contentKey = (record: FeeScheduleResult): string => JSON.stringify(COMPARED_FIELDS.map((name) => (record as unknown as Record<string, unknown>)[name] ?? null));
+const contentKey = (record: ResultRecord): string => JSON.stringify(COMPARED_FIELDS.map((name) => (record as unknown as Record<string, unknown>)[name] ?? null));
 
 /**
  * The pairing of `rows` with `columns` (rows ≤ columns) that minimises the summed cost: the
@@ -120,7 +123,7 @@ const MAX_OPTIMAL_PAIRS = 40_000;
 
 /** A record with its contentKey, worked out once: sorting and matching compare it many times. */
 interface Keyed {
-  record: FeeScheduleResult;
+  record: ResultRecord;
   key: string;
 }
 
@@ -134,8 +137,8 @@ interface Keyed {
  */
 function pairIdentity(allBefore: readonly Keyed[], allAfter: readonly Keyed[]): Difference[] {
   // Runs of equal content on both sides, walked together as in a merge: the first of each run pair up.
-  const before: FeeScheduleResult[] = [];
-  const after: FeeScheduleResult[] = [];
+  const before: ResultRecord[] = [];
+  const after: ResultRecord[] = [];
   let b = 0;
   let a = 0;
   while (b < allBefore.length || a < allAfter.length) {
@@ -160,7 +163,7 @@ function pairIdentity(allBefore: readonly Keyed[], allAfter: readonly Keyed[]): 
   const assignment = rows.length === 0 ? [] : optimal ? cheapestAssignment(cost) : rows.map((_, index) => index);
   const paired = new Set<number>();
   rows.forEach((row, index) => {
-    const column = columns[assignment[index] as number] as FeeScheduleResult;
+    const column = columns[assignment[index] as number] as ResultRecord;
     paired.add(assignment[index] as number);
     const [old, now] = flipped ? [column, row] : [row, column];
     const fields = changedFields(old, now);
@@ -174,7 +177,7 @@ function pairIdentity(allBefore: readonly Keyed[], allAfter: readonly Keyed[]): 
 }
 
 /** An identity with at most one item on each side, as most are: what pairIdentity gives, without its work. */
-function pairOne(before: FeeScheduleResult | undefined, after: FeeScheduleResult | undefined): Difference[] {
+function pairOne(before: ResultRecord | undefined, after: ResultRecord | undefined): Difference[] {
   if (!after) return before ? [{ change: 'removed', before, after: null, fields: [] }] : [];
   if (!before) return [{ change: 'added', before: null, after, fields: [] }];
   const fields = changedFields(before, after);
@@ -186,9 +189,9 @@ function pairOne(before: FeeScheduleResult | undefined, after: FeeScheduleResult
  * line item, nothing for an item that did not change. The same inputs, in any order, give the
  * same output: by identity, then removed, changed, added.
  */
-export function diffVersions(before: readonly FeeScheduleResult[], after: readonly FeeScheduleResult[]): Difference[] {
-  const groups = new Map<string, { before: FeeScheduleResult[]; after: FeeScheduleResult[] }>();
-  const group = (key: string): { before: FeeScheduleResult[]; after: FeeScheduleResult[] } => {
+export function diffVersions(before: readonly ResultRecord[], after: readonly ResultRecord[]): Difference[] {
+  const groups = new Map<string, { before: ResultRecord[]; after: ResultRecord[] }>();
+  const group = (key: string): { before: ResultRecord[]; after: ResultRecord[] } => {
     let found = groups.get(key);
     if (!found) groups.set(key, (found = { before: [], after: [] }));
     return found;
@@ -196,7 +199,7 @@ export function diffVersions(before: readonly FeeScheduleResult[], after: readon
   for (const record of before) group(identityOf(record)).before.push(record);
   for (const record of after) group(identityOf(record)).after.push(record);
   const order = { removed: 0, changed: 1, added: 2 } as const;
-  const inContentOrder = (records: FeeScheduleResult[]): Keyed[] =>
+  const inContentOrder = (records: ResultRecord[]): Keyed[] =>
     records.map((record) => ({ record, key: contentKey(record) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return [...groups.keys()].sort().flatMap((key) => {
     const { before: old, after: now } = group(key);

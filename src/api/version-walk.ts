@@ -1,7 +1,7 @@
 import type { ServiceClient } from './client.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Includes } from './results-query.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
+import type { FeeScheduleResultsPage, ResultRecord } from './types.js';
 import { type ResultsSource, type WalkOptions, walkResults } from './walk.js';
 
 /** A version's pages are asked at the largest size the service gives: fewer requests. */
@@ -17,7 +17,7 @@ export async function walkVersion(
   versionId: string,
   includes: Includes,
   options: Omit<WalkOptions, 'all'>,
-): Promise<AsyncGenerator<readonly FeeScheduleResult[]> | undefined> {
+): Promise<AsyncGenerator<readonly ResultRecord[]> | undefined> {
   const query = { page_size: VERSION_PAGE_SIZE, ...includes };
   const first = await client.fetchVersionPage(versionId, { ...query, page_number: 0 });
   if (first === undefined) return undefined;

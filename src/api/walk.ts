@@ -2,9 +2,9 @@ import { MktError } from '../core/errors.js';
 import type { ServiceClient } from './client.js';
 import type { ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
-import { recordIdOf } from './record-id.js';
 import { malformedAnswer } from './results-page.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from './types.js';
+import { recordIdOf, type ServiceShape, shapeOfRecord } from './record-id.js';
+import type { FeeScheduleResultsPage, ResultRecord } from './types.js';
 
 /** Where results pages come from: the service, or a mirror answering as the service would (`--offline`). */
 export type ResultsSource = Pick<ServiceClient, 'host' | 'fetchResultsPage'>;
@@ -73,6 +73,19 @@ function keepsSendingTheSameRecords(detail: string): MktError {
   return new MktError(`the service keeps sending the same records: ${detail}`);
 }
 
+/**
+ * The shape of a walk's records (src/api/record-id.ts), which the first decides: CSV, Parquet and
+ * the mirror write one column set for the whole walk, so a record of the other shape after it is
+ * a malformed answer.
+ */
+export function checkSameShape(host: string, walkShape: ServiceShape | undefined, record: object, pageNumber: number): ServiceShape {
+  const shape = shapeOfRecord(record);
+  if (walkShape !== undefined && shape !== walkShape) {
+    throw malformedAnswer(host, `page ${pageNumber} holds a record of the ${shape} shape after records of the ${walkShape} shape`);
+  }
+  return shape;
+}
+
 class DriftError extends MktError {
   constructor(message: string) {
     super(message, { hint: 'The data changed while it was read: run the command again, or add --allow-drift to accept it.' });
@@ -93,7 +106,7 @@ export async function* walkResults(
   client: ResultsSource,
   query: ResultsQuery,
   options: WalkOptions,
-): AsyncGenerator<readonly FeeScheduleResult[]> {
+): AsyncGenerator<readonly ResultRecord[]> {
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   const firstPage = query.page_number ?? 0;
   const fetchPage = (pageNumber: number) => client.fetchResultsPage({ ...query, page_number: pageNumber });
@@ -117,6 +130,7 @@ export async function* walkResults(
   };
 
   const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>();
+  let shape: ServiceShape | undefined;
   let nextToRequest = firstPage + 1;
   const requestAhead = () => {
     while (nextToRequest <= lastPage && inFlight.size < (options.concurrency ?? DEFAULT_CONCURRENCY)) {
@@ -145,10 +159,11 @@ export async function* walkResults(
     if (page.data.length === 0 && pageNumber < first.total_pages - 1) {
       drift(`page ${pageNumber} is empty, but the service reported ${expectedTotal} records on ${first.total_pages} pages`);
     }
-    const records: FeeScheduleResult[] = [];
+    const records: ResultRecord[] = [];
     let index = 0;
     for (; index < page.data.length && seen.size < limit; index++) {
-      const record = page.data[index] as FeeScheduleResult;
+      const record = page.data[index] as ResultRecord;
+      shape = checkSameShape(client.host, shape, record, pageNumber);
       if (seen.add(recordIdOf(record))) records.push(record);
     }
     guard.afterPage(pageNumber, index, records.length);

@@ -1,11 +1,12 @@
 import { statSync } from 'node:fs';
 import { amountDifference, parseAmount, plainDecimal, withParsedAmount } from '../api/amounts.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { ANY_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import type { ServiceClient } from '../api/client.js';
 import { enumKey } from '../api/filter-spelling.js';
 import { findVersionPair, type GroupVersion, type VersionChoice, type VersionPair } from '../api/group-versions.js';
-import type { FeeScheduleResult } from '../api/types.js';
+import { recordIdOf } from '../api/record-id.js';
+import type { ResultRecord } from '../api/types.js';
 import { type Difference, diffVersions } from '../api/version-diff.js';
 import type { ResultsSource } from '../api/walk.js';
 import { walkVersion } from '../api/version-walk.js';
@@ -19,7 +20,7 @@ import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../o
 import { writeDataset } from '../output/write.js';
 import { checkKeptExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
-import { openOffline, RESULT_FIELDS_WITH_AMOUNTS } from './results-run.js';
+import { openOffline, withAmountFields } from './results-run.js';
 
 export interface DiffRequest {
   exchange: string;
@@ -69,11 +70,11 @@ const ITEM_WORDS = ['fee_charge_type', 'fee_action', 'fee_participant', 'fee_sym
 
 /**
  * What `--columns` names in JSON and NDJSON: the fields of a difference object, `before.` and
- * `after.` each record field, whatever the data holds (a first difference that is an addition has
+ * `after.` each record field of either shape, whatever the data holds (a first difference that is an addition has
  * no `before` fields to derive names from).
  */
 function differenceColumns(amounts: boolean): Column[] {
-  const side = (name: string): Column[] => (amounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS).map((field) => ({ ...field, name: `${name}.${field.name}`, nullable: true }));
+  const side = (name: string): Column[] => (amounts ? withAmountFields(ANY_RESULT_FIELDS) : ANY_RESULT_FIELDS).map((field) => ({ ...field, name: `${name}.${field.name}`, nullable: true }));
   return [
     { name: 'change', kind: 'string', nullable: false },
     ...side('before'),
@@ -213,9 +214,9 @@ async function readVersion(service: ServiceClient, group: { exchange: string; fe
     },
   });
   if (walk === undefined) return undefined;
-  const records: FeeScheduleResult[] = [];
+  const records: ResultRecord[] = [];
   for await (const batch of walk) records.push(...batch);
-  const newest = records.reduce<FeeScheduleResult | undefined>((found, record) => (!found || record.scraped_time > found.scraped_time ? record : found), undefined);
+  const newest = records.reduce<ResultRecord | undefined>((found, record) => (!found || record.scraped_time > found.scraped_time ? record : found), undefined);
   // Another fee schedule's version would be compared with this one's item by item: refused.
   const other = records.find((record) => enumKey(record.exchange_name) !== enumKey(group.exchange) || enumKey(record.fee_type) !== enumKey(group.feeType));
   if (newest === undefined || other !== undefined) {
@@ -230,7 +231,7 @@ async function readVersion(service: ServiceClient, group: { exchange: string; fe
  * (2026, asked with include_source). Undefined when they do not.
  */
 function sourceLine(to: GroupVersion, differences: readonly Difference[], key: string | undefined): string | undefined {
-  const citation = (record: FeeScheduleResult | null | undefined) => record as unknown as Partial<Record<'source_document' | 'source_link' | 'page_number', unknown>> | null | undefined;
+  const citation = (record: ResultRecord | null | undefined) => record as unknown as Partial<Record<'source_document' | 'source_link' | 'page_number', unknown>> | null | undefined;
   const cited = to.records.map(citation).find((record) => typeof record?.source_link === 'string' || typeof record?.source_document === 'string');
   if (!cited) return undefined;
   const where = [cited.source_document, cited.source_link].filter((text): text is string => typeof text === 'string' && text !== '');
@@ -327,7 +328,7 @@ function differenceObject(difference: Difference, amounts: boolean): JsonObject 
 const NO_WORDS = new Set(['', 'all', 'n/a']);
 
 /** An item in a few words: `Per Share · Take · Market Maker · ETF`. */
-function itemWords(record: FeeScheduleResult): string {
+function itemWords(record: ResultRecord): string {
   const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(value.toLowerCase()));
   return [...new Set(words)].join(' · ') || record.fee_category;
 }
@@ -336,7 +337,7 @@ function itemWords(record: FeeScheduleResult): string {
 const textOf = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : JSON.stringify(value));
 
 function bulletinRows(difference: Difference, to: GroupVersion, amounts: boolean): JsonObject[] {
-  const record = (difference.after ?? difference.before) as FeeScheduleResult;
+  const record = (difference.after ?? difference.before) as ResultRecord;
   const base = { exchange: record.exchange_name, item: itemWords(record), effective: to.scraped_time.slice(0, 10) };
   if (difference.change === 'added') return [{ ...base, field: 'new item', was: '', now: record.fee_amount ?? '' }];
   if (difference.change === 'removed') return [{ ...base, field: 'removed', was: record.fee_amount ?? '', now: '' }];
@@ -349,12 +350,12 @@ function bulletinRows(difference: Difference, to: GroupVersion, amounts: boolean
 }
 
 function changeRows(difference: Difference, from: GroupVersion, to: GroupVersion, amounts: boolean): JsonObject[] {
-  const record = (difference.after ?? difference.before) as FeeScheduleResult;
+  const record = (difference.after ?? difference.before) as ResultRecord;
   const change = amounts ? amountChange(difference) : undefined;
   // An added or removed item is one row without a field, its amount as was or now.
   const fields = difference.change === 'changed' ? difference.fields : [null];
   return fields.map((field) => {
-    const valueOf = (side: FeeScheduleResult | null) => textOf((side as unknown as JsonObject | null)?.[field ?? 'fee_amount']);
+    const valueOf = (side: ResultRecord | null) => textOf((side as unknown as JsonObject | null)?.[field ?? 'fee_amount']);
     const row: JsonObject = {
       change: difference.change,
       exchange_name: record.exchange_name,
@@ -366,8 +367,8 @@ function changeRows(difference: Difference, from: GroupVersion, to: GroupVersion
       effective: to.scraped_time,
       from_version: from.version_id,
       to_version: to.version_id,
-      before_id: difference.before?.id ?? null,
-      after_id: difference.after?.id ?? null,
+      before_id: difference.before ? recordIdOf(difference.before) : null,
+      after_id: difference.after ? recordIdOf(difference.after) : null,
     };
     if (amounts) {
       const moved = field === 'fee_amount' ? change : undefined;

@@ -3,12 +3,13 @@ import type { Context } from './context.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import type { Format } from '../output/formats.js';
 import { AMOUNT_FIELDS, withParsedAmounts } from '../api/amounts.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { ANY_RESULT_FIELDS, resultFieldsOf } from '../api/fields.js';
 import { type ResultsSource, type WalkProgress, walkResults } from '../api/walk.js';
 import { UsageError } from '../core/errors.js';
 import type { MirrorOpening } from './mirror-location.js';
 import type { MirrorFilters } from '../mirror/mirror-filters.js';
 import type { Column } from '../output/exporter.js';
+import { validateColumns } from '../output/columns.js';
 import { RESULT_HEADERS, resultsTableColumns } from '../output/views/results.js';
 import { type WriteOptions, writeDataset } from '../output/write.js';
 import { warnOfUnknownExchanges } from './known-exchanges.js';
@@ -28,15 +29,20 @@ export interface ResultsRequest {
   offline?: { mirror?: string };
 }
 
-/** The document's fields, with the two `--parse-amounts` adds after fee_amount. */
-export const RESULT_FIELDS_WITH_AMOUNTS: readonly Column[] = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field): Column[] =>
-  field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]);
+/** A set of results fields, with the two `--parse-amounts` adds after fee_amount. */
+export function withAmountFields(fields: readonly Column[]): Column[] {
+  return fields.flatMap((field): Column[] => (field.name === 'fee_amount' ? [field, ...AMOUNT_FIELDS] : [field]));
+}
+
+/** Every name `--columns` of results may give, of either shape: checked before a request, and against the records' own set once the first has come. */
+const ANY_RESULT_COLUMNS: readonly Column[] = withAmountFields(ANY_RESULT_FIELDS);
 
 /** Runs `mkt results` against the service, or with --offline against `mirror`, which the caller has begun opening. */
 export async function runResults(context: Context, request: ResultsRequest, mirror: MirrorOpening | undefined): Promise<void> {
   const { deps, globals } = context;
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
+  if (globals.columns) validateColumns(globals.columns, ANY_RESULT_COLUMNS);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
   const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings) : await context.client();
   const walking = request.all || request.limit !== undefined;
@@ -62,7 +68,8 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
         shape: 'list',
         // The spinner goes once the walk is over: before a table reaches the terminal.
         batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress?.clear()),
-        columns: withAmounts ? RESULT_FIELDS_WITH_AMOUNTS : FEE_SCHEDULE_RESULT_FIELDS,
+        // The set of the records' shape, which the first decides (a walk keeps to one: src/api/walk.ts).
+        columns: (first) => (withAmounts ? withAmountFields(resultFieldsOf(first)) : resultFieldsOf(first)),
         select: globals.columns,
         tableColumns: resultsTableColumns(withAmounts),
         tableHeaders: RESULT_HEADERS,

@@ -1,6 +1,6 @@
 import type { Argument, Option } from 'commander';
 import { ENUM_FILTER_VALUES, FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
-import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
+import { EXCHANGE_FIELD_NAMES, RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/formats.js';
@@ -40,7 +40,7 @@ const RECORD_COMMANDS = new Set(['results', 'results get', 'version']);
 function columnValues(commandPath: readonly string[]): ValueCompletion {
   const name = commandPath.join(' ');
   const resource = EXCHANGE_COMMAND_RESOURCES.get(name);
-  const fields = RECORD_COMMANDS.has(name) ? FEE_SCHEDULE_RESULT_FIELD_NAMES : resource && EXCHANGE_FIELD_NAMES[resource];
+  const fields = RECORD_COMMANDS.has(name) ? RESULT_FIELD_NAMES : resource && EXCHANGE_FIELD_NAMES[resource];
   // collectList drops empty items, so `--columns a,b,` is `--columns a,b`.
   return fields ? { kind: 'choices', values: fields, commaSeparated: true, trailingComma: true } : NONE;
 }

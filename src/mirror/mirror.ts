@@ -2,13 +2,13 @@ import { rmSync, type Stats, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult, StatementType } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import { IdSet } from '../api/id-set.js';
+import type { ServiceShape } from '../api/record-id.js';
 import { makeDirectory } from '../config/store.js';
 import { MktError, UsageError } from '../core/errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
-import { RecordReader, recordText, ROW_AS_JSON, type StoredRecord } from './rows.js';
+import { MIRROR_FIELDS, RecordReader, recordText, rowAsJson, type StoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
 /** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
@@ -158,6 +158,8 @@ export class Mirror {
 
   private closed = false;
   private recorded: MirrorIdentity | undefined;
+  private recordedShape: ServiceShape | undefined;
+  private rowJson = rowAsJson(new Set(MIRROR_FIELDS.map((field) => field.name)));
 
   /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
   async close(): Promise<void> {
@@ -173,6 +175,16 @@ export class Mirror {
   /** The identity recorded at the first sync, as it was when the mirror was opened: undefined before that sync. */
   get identity(): MirrorIdentity | undefined {
     return this.recorded;
+  }
+
+  /** The shape of the records, recorded at the first sync (a mirror an earlier mkt made holds the interface's): undefined before that sync. */
+  get shape(): ServiceShape | undefined {
+    return this.recordedShape;
+  }
+
+  /** A row of `results r LEFT JOIN mkt_timestamp_text t` as the JSON array RecordReader reads (rowAsJson, for the columns this mirror has). */
+  get rowAsJson(): string {
+    return this.rowJson;
   }
 
   /** The identity, for a command that answers from the mirror: one whose first sync has not finished answers nothing. */
@@ -192,9 +204,13 @@ export class Mirror {
     return (row?.newest as bigint | null) ?? undefined;
   }
 
-  /** The newest records as recordText, newest first, ties by id: as the service's first page orders them. */
+  /**
+   * The newest records as recordText, newest first, ties by id: as the service's first page
+   * orders them. Records without created_on (the 2026 shape's) cannot be put in that order, and
+   * are left out.
+   */
   newestRecordTexts(limit: number): Promise<string[]> {
-    return this.recordTexts(`SELECT rowid FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`, [], 'ORDER BY r.created_on DESC, r.id DESC');
+    return this.recordTexts(`SELECT rowid FROM results WHERE created_on IS NOT NULL ORDER BY created_on DESC, id DESC LIMIT ${limit}`, [], 'ORDER BY r.created_on DESC, r.id DESC');
   }
 
   /** The records of `results` with these ids, as recordText by id: those the mirror does not hold are absent. */
@@ -348,8 +364,8 @@ export class Mirror {
 
   /** The records of `results` whose rowids a query chooses, in `order`, read back as the service sent them. */
   private async records(chooseRowids: string, values: SqlValue[], order = ''): Promise<Record<string, unknown>[]> {
-    const reader = new RecordReader();
-    const rows = await this.column(`SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
+    const reader = new RecordReader(this.recordedShape);
+    const rows = await this.column(`SELECT ${this.rowJson} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
     return rows.map((row) => reader.read(row as string));
   }
 
@@ -450,11 +466,21 @@ export class Mirror {
     });
   }
 
-  /** Reads the row of mkt_mirror: a layout newer than this mkt's is not read, and the identity is kept. */
+  /**
+   * Reads the row of mkt_mirror: a layout newer than this mkt's is not read, and the identity and
+   * shape are kept. A mirror an earlier mkt made, opened to read, lacks the columns a sync adds.
+   */
   private async readHeader(): Promise<void> {
     let rows: Record<string, SqlValue>[];
+    let present: Set<string>;
     try {
-      rows = await this.rows('SELECT layout, service, filters FROM mkt_mirror');
+      const columns = await this.rows(
+        `SELECT table_name, column_name FROM information_schema.columns
+         WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name IN ('results', 'mkt_mirror')`,
+      );
+      const of = (table: string) => new Set(columns.filter((column) => column.table_name === table).map((column) => column.column_name as string));
+      present = of('results');
+      rows = await this.rows(`SELECT layout, service, filters, ${of('mkt_mirror').has('shape') ? 'shape' : 'NULL AS shape'} FROM mkt_mirror`);
     } catch (error) {
       throw isFileFailure((error as Error).cause) ? error : this.notAMirror();
     }
@@ -465,16 +491,19 @@ export class Mirror {
       throw new MktError(`${this.path} was written by a newer mkt (mirror layout ${layout})`, { hint: 'Upgrade mkt to read it.' });
     }
     this.recorded = { service: row.service as string, filters: row.filters as string };
+    this.recordedShape = row.shape === '2026' ? '2026' : 'interface';
+    this.rowJson = rowAsJson(present);
   }
 }
 
-const AMOUNT_INDEX = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === 'fee_amount');
+const AMOUNT_INDEX = MIRROR_FIELDS.findIndex((field) => field.name === 'fee_amount');
 
 function appendValues(appender: DuckDBAppender, record: StoredRecord, { DuckDBTimestampTZValue, DuckDBTimestampValue }: DuckDBModule): void {
-  FEE_SCHEDULE_RESULT_FIELDS.forEach((field, index) => {
+  MIRROR_FIELDS.forEach((field, index) => {
     const value = record.values[index] ?? null;
     if (value === null) appender.appendNull();
     else if (typeof value === 'string') appender.appendVarchar(value);
+    else if (typeof value === 'number') appender.appendBigInt(BigInt(value));
     else if (field.kind === 'timestamp_utc') appender.appendTimestampTZ(new DuckDBTimestampTZValue(value));
     else appender.appendTimestamp(new DuckDBTimestampValue(value));
   });

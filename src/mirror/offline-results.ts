@@ -1,14 +1,15 @@
 import { ENUM_FILTER_NAMES, type OrderBy, PAGE_SIZE, type ResultsQuery } from '../api/filters.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
+import type { FeeScheduleResultsPage, ResultRecord } from '../api/types.js';
 import type { ResultsSource } from '../api/walk.js';
 import type { SqlValue } from './duckdb.js';
 import type { Mirror } from './mirror.js';
 import { enumKey } from '../api/filter-spelling.js';
-import { RecordReader, ROW_AS_JSON } from './rows.js';
+import { RecordReader } from './rows.js';
 
 /**
  * How the sandbox orders results (src/sandbox/results-search.ts): by the field, then created_on,
- * then id, all in one direction. supplier_name sorts by the records' exchange_name.
+ * then id, all in one direction. supplier_name sorts by the records' exchange_name. A mirror of
+ * 2026 records, which carry no created_on, goes by scraped_time in its place (CREATED_ON_2026).
  */
 const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
   created_on: ['created_on', 'id'],
@@ -17,6 +18,9 @@ const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
   fee_type: ['fee_type', 'created_on', 'id'],
   fee_category: ['fee_category', 'created_on', 'id'],
 };
+
+/** What stands for created_on in a mirror of 2026 records: when the records were scraped. */
+const CREATED_ON_2026 = 'scraped_time';
 
 /** An ordered read of a query's records: the page it has reached, and rows read ahead of it. */
 interface Cursor {
@@ -53,11 +57,13 @@ export class MirrorResults implements ResultsSource {
   readonly host = 'the mirror';
   private cursor: Cursor | undefined;
   private readonly totals = new Map<string, number>();
-  private readonly records = new RecordReader();
+  private readonly records: RecordReader;
   /** One page at a time: a walk asks for several at once, in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly mirror: Mirror) {}
+  constructor(private readonly mirror: Mirror) {
+    this.records = new RecordReader(mirror.shape);
+  }
 
   fetchResultsPage(query: ResultsQuery): Promise<FeeScheduleResultsPage> {
     const page = this.queue.then(() => this.page(query));
@@ -68,9 +74,11 @@ export class MirrorResults implements ResultsSource {
   private async page(query: ResultsQuery): Promise<FeeScheduleResultsPage> {
     const pageSize = query.page_size ?? PAGE_SIZE.default;
     const pageNumber = query.page_number ?? 0;
-    const { where, values } = whereOf(query);
+    const createdOn = this.mirror.shape === '2026' ? CREATED_ON_2026 : 'created_on';
+    const { where, values } = whereOf(query, createdOn);
     const direction = (query.order_dir ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
-    const order = ORDER_KEYS[query.order_by ?? 'created_on'].map((key) => `r.${key} ${direction}`).join(', ');
+    const keys = [...new Set(ORDER_KEYS[query.order_by ?? 'created_on'].map((key) => (key === 'created_on' ? createdOn : key)))];
+    const order = keys.map((key) => `r.${key} ${direction}`).join(', ');
     const key = JSON.stringify([where, values.map(String), order, pageSize]);
 
     let total = this.totals.get(key);
@@ -85,7 +93,7 @@ export class MirrorResults implements ResultsSource {
       this.cursor = cursor;
     }
     while (cursor.rows.length - cursor.taken < pageSize && !cursor.done) await this.read(cursor);
-    const data = cursor.rows.slice(cursor.taken, cursor.taken + pageSize).map((row) => this.records.read(row) as unknown as FeeScheduleResult);
+    const data = cursor.rows.slice(cursor.taken, cursor.taken + pageSize).map((row) => this.records.read(row) as unknown as ResultRecord);
     cursor.taken += data.length;
     cursor.nextPage++;
     return {
@@ -109,7 +117,7 @@ export class MirrorResults implements ResultsSource {
   private async read(cursor: Cursor): Promise<void> {
     const chosen = `SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`;
     const rows = (await this.mirror.column(
-      `SELECT ${ROW_AS_JSON} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
+      `SELECT ${this.mirror.rowAsJson} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
        WHERE r.rowid IN (${chosen}) ORDER BY ${cursor.order}`,
       cursor.values,
     )) as string[];
@@ -135,8 +143,8 @@ function enumKeySql(column: string): string {
   return `array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' ')`;
 }
 
-/** The WHERE clause of the service's filters, with their values bound. */
-function whereOf(query: ResultsQuery): { where: string; values: SqlValue[] } {
+/** The WHERE clause of the service's filters, with their values bound; `createdOn`, the column that says which version is newest. */
+function whereOf(query: ResultsQuery, createdOn: string): { where: string; values: SqlValue[] } {
   const conditions: string[] = [];
   const values: SqlValue[] = [];
   const bind = (value: SqlValue): string => {
@@ -154,7 +162,7 @@ function whereOf(query: ResultsQuery): { where: string; values: SqlValue[] } {
   if (query.end_date) conditions.push(`epoch_us(r.scraped_time) < ${bind(dayStartMicros(query.end_date) + DAY_MICROS)}`);
   if (query.latest_only) {
     // The newest version of each exchange and fee type (OPTION and Option are one), as the service has it.
-    conditions.push('r.version_id IN (SELECT arg_max(version_id, created_on) FROM results GROUP BY exchange_name, lower(fee_type))');
+    conditions.push(`r.version_id IN (SELECT arg_max(version_id, ${createdOn}) FROM results GROUP BY exchange_name, lower(fee_type))`);
   }
   return { where: conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '', values };
 }

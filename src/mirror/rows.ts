@@ -1,15 +1,33 @@
-import { FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { CITATION_FIELDS, FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS } from '../api/fields.js';
+import { type ServiceShape, shapeOfRecord } from '../api/record-id.js';
 import { malformedAnswer, recordNamed } from '../api/results-page.js';
-import type { FeeScheduleResult } from '../api/types.js';
 import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../core/timestamps.js';
 
-/** A field's value as the mirror stores it: text, microseconds for a timestamp, or null. */
-export type StoredValue = string | bigint | null;
+/** A field's value as the mirror stores it: text, a whole number, microseconds for a timestamp, or null. */
+export type StoredValue = string | number | bigint | null;
 
 /**
- * A record as the mirror stores it: the 26 values in the document's order, and the text of a
- * timestamp the service spelled otherwise than `formatTimestampMicros` would (another offset,
- * fewer digits), so that the record reads back byte for byte.
+ * The columns of a mirror's `results`, whichever shape its records have: the interface
+ * document's 26 fields, then the citation fields (docs/mirror.md). A 2026 record's `record_id`
+ * is kept in `id`, and its `created_on` and `fee_reference`, which it does not have, are null.
+ */
+export const MIRROR_FIELDS = FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS;
+
+const mirrorIndex = (name: string): number => MIRROR_FIELDS.findIndex((field) => field.name === (name === 'record_id' ? 'id' : name));
+
+/** For each column of MIRROR_FIELDS, the key a record of each shape keeps its value under, or undefined when it has none. */
+const RECORD_KEYS: Readonly<Record<ServiceShape, readonly (string | undefined)[]>> = {
+  interface: MIRROR_FIELDS.map((field) => field.name),
+  '2026': MIRROR_FIELDS.map((field) => {
+    const key = field.name === 'id' ? 'record_id' : field.name;
+    return FEE_SCHEDULE_RESULT_2026_FIELDS.some((own) => own.name === key) ? key : undefined;
+  }),
+};
+
+/**
+ * A record as the mirror stores it: the values of MIRROR_FIELDS, and the text of a timestamp
+ * the service spelled otherwise than `formatTimestampMicros` would (another offset, fewer
+ * digits, `Z`), so that the record reads back byte for byte.
  */
 export interface StoredRecord {
   values: StoredValue[];
@@ -17,25 +35,36 @@ export interface StoredRecord {
   createdOnText: string | null;
 }
 
-const SCRAPED_TIME = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === 'scraped_time');
+const SCRAPED_TIME = mirrorIndex('scraped_time');
 
 /**
- * A record of the service, checked for the mirror's types: each field text or null, the two
- * timestamps real ones. Anything else is a malformed answer: the mirror holds true types, and a
- * value it cannot hold as the service sent it is not silently changed.
+ * A record of the service, of either shape, checked for the mirror's types: each field text or
+ * null, page_number a whole number or null, the timestamps its shape has real ones. Anything
+ * else is a malformed answer: the mirror holds true types, and a value it cannot hold as the
+ * service sent it is not silently changed. relationships is kept as its JSON text.
  */
-export function toStoredRecord(record: FeeScheduleResult, host: string): StoredRecord {
-  const source = record as unknown as Record<string, unknown>;
+export function toStoredRecord(record: object, host: string): StoredRecord {
+  const source = record as Record<string, unknown>;
+  const keys = RECORD_KEYS[shapeOfRecord(record)];
   let scrapedTimeText: string | null = null;
   let createdOnText: string | null = null;
-  const values = FEE_SCHEDULE_RESULT_FIELDS.map((field, index): StoredValue => {
-    const value = source[field.name] ?? null;
-    if (field.kind === 'string') {
-      if (value === null || typeof value === 'string') return value;
-      throw malformedAnswer(host, `${recordNamed(record.id)} has a ${typeof value} as ${field.name}, not text`);
+  const named = () => recordNamed(source[keys[0] as string] as string);
+  const values = MIRROR_FIELDS.map((field, index): StoredValue => {
+    const key = keys[index];
+    if (key === undefined) return null;
+    const value = source[key] ?? null;
+    switch (field.kind) {
+      case 'string':
+        if (value === null || typeof value === 'string') return value;
+        throw malformedAnswer(host, `${named()} has a ${typeof value} as ${key}, not text`);
+      case 'integer':
+        if (value === null || Number.isSafeInteger(value)) return value as number | null;
+        throw malformedAnswer(host, `${named()} has ${typeof value === 'number' ? value : `a ${typeof value}`} as ${key}, not a whole number`);
+      case 'json':
+        return value === null ? null : JSON.stringify(value);
     }
     const micros = typeof value === 'string' ? parseTimestampMicros(value) : undefined;
-    if (micros === undefined) throw malformedAnswer(host, `${recordNamed(record.id)} has a ${field.name} that is not an ISO 8601 timestamp`);
+    if (micros === undefined) throw malformedAnswer(host, `${named()} has a ${key} that is not an ISO 8601 timestamp`);
     if (!isFormattedTimestamp(value as string, field.kind === 'timestamp_utc')) {
       if (index === SCRAPED_TIME) scrapedTimeText = value as string;
       else createdOnText = value as string;
@@ -46,40 +75,58 @@ export function toStoredRecord(record: FeeScheduleResult, host: string): StoredR
 }
 
 /** The timestamp fields: where each is among the values, and whether it is an instant (`+00:00`). */
-const TIMESTAMP_FIELDS = FEE_SCHEDULE_RESULT_FIELDS.flatMap((field, index) =>
-  field.kind === 'string' ? [] : [{ index, name: field.name, withOffset: field.kind === 'timestamp_utc' }],
+const TIMESTAMP_FIELDS = MIRROR_FIELDS.flatMap((field, index) =>
+  field.kind === 'timestamp_utc' || field.kind === 'timestamp_local' ? [{ index, name: field.name, withOffset: field.kind === 'timestamp_utc' }] : [],
 );
 
 /**
  * A row of `results r LEFT JOIN mkt_timestamp_text t` as one JSON array, for `RecordReader`: the
- * 26 values in the document's order, a timestamp as the text of its microseconds (a JSON number
- * may not hold them exactly), then the spellings kept of the timestamps. One text a row is
- * parsed at once, where @duckdb/node-api would convert 28 columns value by value.
+ * values of MIRROR_FIELDS, a timestamp as the text of its microseconds (a JSON number may not
+ * hold them exactly), then the spellings kept of the timestamps. One text a row is parsed at
+ * once, where @duckdb/node-api would convert 32 columns value by value. `present`: the columns
+ * the mirror has; a mirror an earlier mkt made, opened to read, lacks the citation ones, which
+ * read as null.
  */
-export const ROW_AS_JSON = `json_array(${FEE_SCHEDULE_RESULT_FIELDS.map((field) =>
-  field.kind === 'string' ? `r.${field.name}` : `epoch_us(r.${field.name})::VARCHAR`,
-).join(', ')}, ${TIMESTAMP_FIELDS.map((field) => `t.${field.name}`).join(', ')})::VARCHAR`;
+export function rowAsJson(present: ReadonlySet<string>): string {
+  const value = (field: (typeof MIRROR_FIELDS)[number]) => {
+    if (!present.has(field.name)) return 'NULL';
+    return field.kind === 'timestamp_utc' || field.kind === 'timestamp_local' ? `epoch_us(r.${field.name})::VARCHAR` : `r.${field.name}`;
+  };
+  return `json_array(${MIRROR_FIELDS.map(value).join(', ')}, ${TIMESTAMP_FIELDS.map((field) => `t.${field.name}`).join(', ')})::VARCHAR`;
+}
+
+/** Each key of a record of the shape, in the shape's order, and the column of MIRROR_FIELDS it is read from. */
+const READ_ORDER: Readonly<Record<ServiceShape, readonly (readonly [string, number])[]>> = {
+  interface: FEE_SCHEDULE_RESULT_FIELDS.map((field) => [field.name, mirrorIndex(field.name)] as const),
+  '2026': FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => [field.name, mirrorIndex(field.name)] as const),
+};
+const CITATION_COLUMNS = CITATION_FIELDS.map((field) => [field.name, mirrorIndex(field.name)] as const);
+const JSON_COLUMN = mirrorIndex('relationships');
 
 /**
- * Makes the records that rows of ROW_AS_JSON were stored from. Records read together mostly
- * share their timestamps (a version's records all do), so each field's last one formatted is kept.
+ * Makes the records that rows of rowAsJson were stored from, in the mirror's shape, as the
+ * service sent them: an interface record has the citation fields only when it carried one.
+ * Records read together mostly share their timestamps (a version's records all do), so each
+ * field's last one formatted is kept.
  */
 export class RecordReader {
   private readonly lastFormatted = TIMESTAMP_FIELDS.map(() => ({ micros: '', text: undefined as string | undefined }));
+  private readonly order: readonly (readonly [string, number])[];
+  private readonly empty: Readonly<Record<string, null>>;
+
+  constructor(private readonly shape: ServiceShape = 'interface') {
+    this.order = READ_ORDER[shape];
+    this.empty = Object.fromEntries(this.order.map(([key]) => [key, null]));
+  }
 
   read(json: string): Record<string, unknown> {
-    const row = JSON.parse(json) as (string | null)[];
-    // V8 fills in a copy of a record that has every field faster than it adds them one by one to {}.
-    const record: Record<string, unknown> = { ...EMPTY_RECORD };
-    FEE_SCHEDULE_RESULT_FIELD_NAMES.forEach((name, index) => {
-      record[name] = row[index] ?? null;
-    });
+    const row = JSON.parse(json) as unknown[];
     TIMESTAMP_FIELDS.forEach((field, position) => {
       const micros = row[field.index];
       if (typeof micros !== 'string') return;
-      const spelled = row[FEE_SCHEDULE_RESULT_FIELDS.length + position];
+      const spelled = row[MIRROR_FIELDS.length + position];
       if (typeof spelled === 'string') {
-        record[field.name] = spelled;
+        row[field.index] = spelled;
         return;
       }
       const last = this.lastFormatted[position]!;
@@ -87,19 +134,25 @@ export class RecordReader {
         last.micros = micros;
         last.text = formatTimestampMicros(BigInt(micros), field.withOffset);
       }
-      record[field.name] = last.text;
+      row[field.index] = last.text;
     });
+    if (typeof row[JSON_COLUMN] === 'string') row[JSON_COLUMN] = JSON.parse(row[JSON_COLUMN]);
+    // V8 fills in a copy of a record that has every field faster than it adds them one by one to {}.
+    const record: Record<string, unknown> = { ...this.empty };
+    for (const [key, index] of this.order) record[key] = row[index] ?? null;
+    if (this.shape === 'interface' && CITATION_COLUMNS.some(([, index]) => row[index] != null)) {
+      for (const [key, index] of CITATION_COLUMNS) record[key] = row[index] ?? null;
+    }
     return record;
   }
 }
 
 /**
- * A record's 26 fields as one JSON array, in the document's order, as the service spelled them:
+ * A record's values in MIRROR_FIELDS' order, as one JSON array, as the service spelled them:
  * the same text for the same content, whether the record came from a page or from the mirror
  * (RecordReader). What a sync compares to tell a record the service now answers differently.
  */
-export function recordText(record: FeeScheduleResult | Readonly<Record<string, unknown>>): string {
-  return JSON.stringify(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => record[name] ?? null));
+export function recordText(record: object): string {
+  const source = record as Readonly<Record<string, unknown>>;
+  return JSON.stringify(RECORD_KEYS[shapeOfRecord(record)].map((key) => (key === undefined ? null : source[key] ?? null)));
 }
-
-const EMPTY_RECORD: Readonly<Record<string, null>> = Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, null]));

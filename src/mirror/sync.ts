@@ -1,13 +1,13 @@
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from '../api/types.js';
-import { RepeatGuard, type ResultsSource } from '../api/walk.js';
+import { recordIdOf, type ServiceShape, shapeOfRecord } from '../api/record-id.js';
+import type { FeeScheduleResultsPage, ResultRecord } from '../api/types.js';
+import { checkSameShape, RepeatGuard, type ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../core/errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
-import { recordText, type StoredRecord, toStoredRecord } from './rows.js';
+import { MIRROR_FIELDS, recordText, type StoredRecord, toStoredRecord } from './rows.js';
 import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
 
 export interface SyncRequest {
@@ -69,7 +69,7 @@ const COMMIT_EVERY_MS = 2000;
 /** Full walks a sync makes before it gives up on a service that changes under each of them. */
 const MAX_WALKS = 2;
 
-const CREATED_ON = FEE_SCHEDULE_RESULT_FIELDS.findIndex((field) => field.name === 'created_on');
+const CREATED_ON = MIRROR_FIELDS.findIndex((field) => field.name === 'created_on');
 
 /**
  * Brings a mirror up to date with the service's answer for its filters (docs/mirror.md).
@@ -90,11 +90,16 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   }
   const source = await connect();
   const startedAt = request.now();
+  // The shape the mirror's records have, which every page must have too: a mirror holds one
+  // (docs/mirror.md). One that holds none yet takes the shape of the records that come.
+  const holdsRecords = recorded !== undefined && !request.fullRefresh && (await mirror.count()) > 0;
+  const shapes: ShapeCheck = { host: source.host, shape: holdsRecords ? mirror.shape : undefined, service: request.service, pages: 0 };
+  if (request.newestPage) checkPageShape(shapes, request.newestPage);
   // A page the caller asked for was a request of this sync too.
   let requests = request.newestPage ? 1 : 0;
-  const fetchPage = (query: ResultsQuery): Promise<FeeScheduleResultsPage> => {
+  const fetchPage = async (query: ResultsQuery): Promise<FeeScheduleResultsPage> => {
     requests++;
-    return source.fetchResultsPage(query);
+    return checkPageShape(shapes, await source.fetchResultsPage(query));
   };
   const walker: Walker = { mirror, host: source.host, fetchPage, identity, request };
 
@@ -121,8 +126,8 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
     full_walk: fullWalk,
   };
   await mirror.transaction(async () => {
-    if (fullWalk) await replaceResults(mirror, identity);
-    else await appendResults(mirror, outcome.newRecords);
+    if (fullWalk) await replaceResults(mirror, identity, shapes.shape ?? 'interface');
+    else await appendResults(mirror, outcome.newRecords, shapes.shape);
     await mirror.run('INSERT INTO mkt_syncs VALUES (to_timestamp($1 / 1000), now(), $2, $3, $4, $5, $6, $7)', [
       startedAt,
       summary.new_records,
@@ -136,6 +141,32 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   return summary;
 }
 
+/** The shape a sync's pages must have: the mirror's, or, at a first sync or with --full-refresh, the first record's. */
+interface ShapeCheck {
+  host: string;
+  shape: ServiceShape | undefined;
+  service: string;
+  /** Pages checked: the first alone may show a service of the other shape; a later page that changes shape is a malformed answer. */
+  pages: number;
+}
+
+/**
+ * A page, once its records are of the shape the sync's are. A service that answers in the other
+ * shape than the mirror's records is a usage error, said before anything is written: the mirror
+ * holds one column set, and only --full-refresh makes it hold the other.
+ */
+function checkPageShape(check: ShapeCheck, page: FeeScheduleResultsPage): FeeScheduleResultsPage {
+  const [first] = page.data;
+  if (first !== undefined && check.shape !== undefined && check.pages === 0 && shapeOfRecord(first) !== check.shape) {
+    throw new UsageError(`the mirror holds records of the ${check.shape} shape, and ${check.service} answers in the ${shapeOfRecord(first)} shape`, {
+      hint: 'Rebuild the mirror with `mkt sync --full-refresh`, or name another with --mirror.',
+    });
+  }
+  for (const record of page.data) check.shape = checkSameShape(check.host, check.shape, record, page.current_page);
+  check.pages++;
+  return page;
+}
+
 /** What reading the service's pages into a mirror takes. */
 interface Walker {
   mirror: Mirror;
@@ -147,7 +178,8 @@ interface Walker {
 
 /** What a newest-first page says of the whole service. */
 function serviceStateOf(page: FeeScheduleResultsPage): ServiceState {
-  return { total: page.total_records, newest: page.data[0]?.id };
+  const [newest] = page.data;
+  return { total: page.total_records, newest: newest && recordIdOf(newest) };
 }
 
 /** What a sync found, before it is committed. */
@@ -191,13 +223,17 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
       total = page.total_records;
       let reachedOlder = false;
       const unknown: StoredRecord[] = [];
-      const held: FeeScheduleResult[] = [];
+      const held: ResultRecord[] = [];
       for (const record of page.data) {
         const stored = toStoredRecord(record, host);
-        if (newest !== undefined && (stored.values[CREATED_ON] as bigint) < newest) reachedOlder = true;
-        if (known.add(record.id)) unknown.push(stored);
+        const createdOn = stored.values[CREATED_ON] as bigint | null;
+        if (newest !== undefined && createdOn !== null && createdOn < newest) reachedOlder = true;
+        if (known.add(recordIdOf(record))) unknown.push(stored);
         else held.push(record);
       }
+      // Records without created_on (the 2026 shape's), read in the service's created_on order all
+      // the same: the first the mirror holds is where its records begin (docs/mirror.md).
+      if (newest === undefined && held.length > 0) reachedOlder = true;
       // A record the mirror holds under its id with other content: only a full walk tells what else changed.
       if (await holdsOtherContent(mirror, held)) return { service: service as ServiceState };
       added += unknown.length;
@@ -225,10 +261,10 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
 }
 
 /** Whether the mirror holds any of these records' ids with other content (recordText). Ids it does not hold (a page repeating one staged) are none. */
-async function holdsOtherContent(mirror: Mirror, records: readonly FeeScheduleResult[]): Promise<boolean> {
-  const held = await mirror.recordTextsById(records.map((record) => record.id));
+async function holdsOtherContent(mirror: Mirror, records: readonly ResultRecord[]): Promise<boolean> {
+  const held = await mirror.recordTextsById(records.map(recordIdOf));
   return records.some((record) => {
-    const text = held.get(record.id);
+    const text = held.get(recordIdOf(record));
     return text !== undefined && text !== recordText(record);
   });
 }
@@ -404,7 +440,7 @@ async function walkOnce(walker: Walker, resume: { nextPage: number; start: Servi
   const onlyAdded = async () =>
     end.total > start.total
     && (end.newest === undefined || staged.has(end.newest))
-    && (start.total === 0 || (await fetchPage(newestQuery(end.total - start.total))).data[0]?.id === start.newest);
+    && (start.total === 0 || serviceStateOf(await fetchPage(newestQuery(end.total - start.total))).newest === start.newest);
   if (staged.size === end.total && (unchanged || (await onlyAdded()))) return { total: end.total };
   return { end };
 }
@@ -481,8 +517,10 @@ async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
  * The staged new records join the mirror's, oldest first, as a full walk stores them: a query
  * without ORDER BY reads `results` in one order. Within a transaction.
  */
-async function appendResults(mirror: Mirror, newRecords: number): Promise<void> {
+async function appendResults(mirror: Mirror, newRecords: number, shape: ServiceShape | undefined): Promise<void> {
   if (newRecords === 0) return;
+  // The first records of a mirror that held none say its shape.
+  if (shape !== undefined) await mirror.run('UPDATE mkt_mirror SET shape = $1', [shape]);
   await mirror.run('INSERT INTO results SELECT * FROM mkt_walk_results ORDER BY created_on, id');
   await mirror.run('INSERT INTO mkt_timestamp_text SELECT * FROM mkt_walk_timestamp_text');
   await mirror.run('DELETE FROM mkt_walk_results');
@@ -490,8 +528,9 @@ async function appendResults(mirror: Mirror, newRecords: number): Promise<void> 
 }
 
 /** The staged records become the mirror's; those that left are noted in mkt_removed_results. Within a transaction. */
-async function replaceResults(mirror: Mirror, identity: MirrorIdentity): Promise<void> {
-  await mirror.run(`INSERT INTO mkt_removed_results SELECT r.*, now() FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id`);
+async function replaceResults(mirror: Mirror, identity: MirrorIdentity, shape: ServiceShape): Promise<void> {
+  // By name: in a mirror an earlier mkt made, the citation columns come after removed_at (src/mirror/schema.ts).
+  await mirror.run(`INSERT INTO mkt_removed_results BY NAME SELECT r.*, now() AS removed_at FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id`);
   // The staging tables become the mirror's, renamed rather than copied: a copy would write every
   // record to the file a second time. CREATE_SCHEMA then makes empty staging tables again, and the
   // view over the new results.
@@ -503,7 +542,7 @@ async function replaceResults(mirror: Mirror, identity: MirrorIdentity): Promise
   await mirror.run('DELETE FROM mkt_amounts a WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.fee_amount = a.fee_amount)');
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DELETE FROM mkt_mirror');
-  await mirror.run('INSERT INTO mkt_mirror (layout, service, filters, created_at) VALUES ($1, $2, $3, now())', [MIRROR_LAYOUT, identity.service, identity.filters]);
+  await mirror.run('INSERT INTO mkt_mirror (layout, service, filters, created_at, shape) VALUES ($1, $2, $3, now(), $4)', [MIRROR_LAYOUT, identity.service, identity.filters, shape]);
 }
 
 function sameIdentity(a: MirrorIdentity, b: MirrorIdentity): boolean {

@@ -5,9 +5,9 @@ export type JsonObject = { [key: string]: unknown };
 /**
  * How a tabular column is typed in Parquet (and aligned in tables). A `number` may be a bigint
  * beyond a double's integers, written with all its digits, as may an `integer` (INT64) or an
- * `unsigned_integer` (UINT_64); a `date` is `YYYY-MM-DD`.
+ * `unsigned_integer` (UINT_64); a `date` is `YYYY-MM-DD`; `json`: any value, written as its JSON text.
  */
-export type ColumnKind = 'string' | 'number' | 'integer' | 'unsigned_integer' | 'boolean' | 'date' | 'timestamp_utc' | 'timestamp_local';
+export type ColumnKind = 'string' | 'number' | 'integer' | 'unsigned_integer' | 'boolean' | 'date' | 'json' | 'timestamp_utc' | 'timestamp_local';
 
 /** Whether a column holds numbers: aligned right in a table. */
 export const isNumberKind = (kind: ColumnKind): boolean => kind === 'number' || kind === 'integer' || kind === 'unsigned_integer';
@@ -32,10 +32,12 @@ export interface Dataset<Item extends object = object> {
   /** The records, in order, a batch (a page) at a time. Pulled lazily: pages stream through. */
   batches: AsyncIterable<readonly Item[]>;
   /**
-   * Columns of the flattened rows when known ahead (results: the document's fields, in order).
-   * When absent, tabular formats derive them by flattening the records.
+   * Columns of the flattened rows when known ahead (results: the document's fields, in order),
+   * or the function that declares them from the first record (undefined when there is none):
+   * results of either shape have their shape's set (src/api/fields.ts). When absent, tabular
+   * formats derive them by flattening the records.
    */
-  columns?: readonly Column[];
+  columns?: readonly Column[] | ((first: JsonObject | undefined) => readonly Column[]);
   /** `--columns`: which fields, in which order, in every format. Dotted names reach nested fields. */
   select?: readonly string[];
   /**
@@ -90,6 +92,36 @@ export interface OutputTarget {
 /** One per format. Writes every record, in order, respecting the stream's backpressure. */
 export interface Exporter {
   write(dataset: Dataset<JsonObject>, target: OutputTarget): Promise<void>;
+}
+
+/**
+ * The declared columns of a dataset whose first batch is `first` (see Dataset.columns), or
+ * undefined when it declares none.
+ */
+export function declaredColumns(dataset: Pick<Dataset, 'columns'>, first: readonly object[] | undefined): readonly Column[] | undefined {
+  const { columns } = dataset;
+  return typeof columns === 'function' ? columns(first?.[0] as JsonObject | undefined) : columns;
+}
+
+/**
+ * The batches of a dataset whose columns are declared by its first record, with those columns:
+ * the first batch is read, then handed on before the rest. Otherwise the dataset as it is.
+ */
+export async function withDeclaredColumns<Item extends object>(dataset: Dataset<Item>): Promise<{ columns: readonly Column[] | undefined; batches: AsyncIterable<readonly Item[]> }> {
+  if (typeof dataset.columns !== 'function') return { columns: dataset.columns, batches: dataset.batches };
+  const iterator = dataset.batches[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  const batches = (async function* () {
+    try {
+      if (first.done) return;
+      yield first.value;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    } finally {
+      // A reader that stops early (`| head`) ends the source too, as a for-await over it would.
+      await iterator.return?.();
+    }
+  })();
+  return { columns: declaredColumns(dataset, first.done ? undefined : first.value), batches };
 }
 
 /** Records already in hand, as a dataset's batches. */

@@ -3,7 +3,7 @@ import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer'
 import { MalformedResponseError, MktError } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
 import type { Column, Exporter } from './exporter.js';
-import { valueText } from './flatten.js';
+import { jsonText, valueText } from './flatten.js';
 import { ChunkSink } from './sink.js';
 import { tabulate } from './tabular.js';
 import { parseDateDays, parseTimestampMicros } from '../core/timestamps.js';
@@ -20,6 +20,7 @@ function schemaElement({ name, kind, nullable }: Column): SchemaElement {
   const repetition_type = nullable ? 'OPTIONAL' : 'REQUIRED';
   switch (kind) {
     case 'string':
+    case 'json':
       return { name, repetition_type, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' } };
     case 'number':
       return { name, repetition_type, type: 'DOUBLE' };
@@ -68,12 +69,14 @@ function converterFor({ name, kind, nullable }: Column): Converter {
     switch (kind) {
       case 'string':
         return valueText(value);
+      case 'json':
+        return jsonText(value);
       case 'number':
         // A bigint (a HUGEINT of mkt sql) is a DOUBLE here, as DuckDB's own Parquet writer has it.
         return typeof value === 'number' ? value : typeof value === 'bigint' ? Number(value) : fail(row, `is not a number: ${JSON.stringify(value)}`);
       case 'integer':
       case 'unsigned_integer':
-        return typeof value === 'bigint' ? value : Number.isInteger(value) ? BigInt(value as number) : fail(row, `is not a whole number: ${JSON.stringify(value)}`);
+        return typeof value === 'bigint' ? value : Number.isSafeInteger(value) ? BigInt(value as number) : fail(row, `is not a whole number: ${JSON.stringify(value)}`);
       case 'boolean':
         return typeof value === 'boolean' ? value : fail(row, `is not true or false: ${JSON.stringify(value)}`);
       case 'date':

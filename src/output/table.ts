@@ -32,7 +32,7 @@ function oneLine(value: unknown): string {
  * `NASDAQ_BX`) is never cut; free text (words and spaces) is cut with `…`.
  */
 function fitOf(column: Column, cells: readonly GridText[]): ColumnFit {
-  if (column.kind !== 'string') return 'whole';
+  if (column.kind !== 'string' && column.kind !== 'json') return 'whole';
   let fit: ColumnFit = 'whole';
   for (const cell of cells) {
     if (typeof cell !== 'string') return 'wrap';

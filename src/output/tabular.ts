@@ -1,4 +1,4 @@
-import type { Column, Dataset, JsonObject } from './exporter.js';
+import { type Column, type Dataset, type JsonObject, withDeclaredColumns } from './exporter.js';
 import { deriveColumns, validateColumns } from './columns.js';
 import { type FlatRow, flattenRecord } from './flatten.js';
 
@@ -21,6 +21,7 @@ const asOneRow = (record: JsonObject): readonly FlatRow[] => [record];
  * The columns of a dataset in a tabular format, narrowed to `--columns` (or, when that is
  * absent, to `defaultSelect`).
  *
+ * Columns declared by the first record are known once the first batch is read.
  * When the dataset does not declare its columns (the exchange resources, whose shape is only
  * known from the data), the records are read first and the columns derived from them. Such
  * datasets are one object or one response, so holding them is cheap; large exports (results)
@@ -28,10 +29,11 @@ const asOneRow = (record: JsonObject): readonly FlatRow[] => [record];
  */
 export async function tabulate(dataset: Dataset<JsonObject>, defaultSelect?: readonly string[]): Promise<Tabular> {
   const select = dataset.select ?? defaultSelect;
-  if (dataset.columns) {
+  const declared = await withDeclaredColumns(dataset);
+  if (declared.columns) {
     const { shapeForColumns: shape } = dataset;
     const rowsOf = shape ? (record: JsonObject) => flattenRecord(shape(record)) : asOneRow;
-    return { columns: select ? validateColumns(select, dataset.columns) : dataset.columns, batches: dataset.batches, rowsOf };
+    return { columns: select ? validateColumns(select, declared.columns) : declared.columns, batches: declared.batches, rowsOf };
   }
   const records: JsonObject[] = [];
   for await (const batch of dataset.batches) for (const record of batch) records.push(record);

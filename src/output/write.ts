@@ -103,7 +103,8 @@ function descriptorStream(descriptor: number, options: Pick<WriteOptions, 'stdou
 export async function writeDataset(dataset: Dataset, options: WriteOptions): Promise<WriteResult> {
   const { outputPath, signal } = options;
   const format = resolveFormat(options);
-  if (dataset.select && dataset.columns) validateColumns(dataset.select, dataset.columns);
+  // Columns declared by the first record are checked when it has come (tabulate, selectedBatches).
+  if (dataset.select && Array.isArray(dataset.columns)) validateColumns(dataset.select, dataset.columns);
   if (signal.aborted) throw abortReason(signal);
   const exporter = await formatEntry(format).load();
   let records = 0;

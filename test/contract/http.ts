@@ -83,7 +83,7 @@ export async function getAllResults(
     });
     if (status !== 200) throw new Error(`page ${page}: status ${status}`);
     pages.push(body);
-    records.push(...body.data);
+    records.push(...(body.data as FeeScheduleResult[]));
     if (page + 1 >= body.total_pages) return { records, pages };
   }
 }

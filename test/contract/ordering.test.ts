@@ -50,7 +50,7 @@ describe('ordering', () => {
     const implicit = await getResults(sandbox.current, { query: { page_size: 50 } });
     const explicit = await getResults(sandbox.current, { query: { page_size: 50, order_by: 'created_on', order_dir: 'desc' } });
     expect(implicit.body.data).toEqual(explicit.body.data);
-    const created = implicit.body.data.map((record) => record.created_on);
+    const created = (implicit.body.data as FeeScheduleResult[]).map((record) => record.created_on);
     expect(created).toEqual([...created].sort().reverse());
   });
 

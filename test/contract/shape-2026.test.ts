@@ -403,7 +403,7 @@ describe('the 2026 shape with --rate and --faults', () => {
 describe('the interface shape beside it', () => {
   it('answers the record and version endpoints, and one exchange, 404 with the generic body, as a service of that shape would', async () => {
     const [record] = (await getResults(twin.current, { query: { page_size: 1 } })).body.data;
-    for (const path of [recordPath(record!.id), versionPath(record!.version_id), `${EXCHANGES_PATH}/NYSE`]) {
+    for (const path of [recordPath((record as FeeScheduleResult).id), versionPath(record!.version_id), `${EXCHANGES_PATH}/NYSE`]) {
       const answer = await getResults<unknown>(twin.current, { path });
       expect(answer, path).toMatchObject({ status: 404, body: { detail: 'Not Found' } });
     }

@@ -24,7 +24,7 @@ beforeAll(async () => {
     const response = await fetch(`${sandbox.current.url}/api/v1/fee-schedule-results?page_size=100&page_number=${page}`, {
       headers: { 'x-service-api-access-key': sandbox.current.keys.api_key },
     });
-    served.push(...((await response.json()) as FeeScheduleResultsPage).data);
+    served.push(...(((await response.json()) as FeeScheduleResultsPage).data as FeeScheduleResult[]));
   }
 });
 

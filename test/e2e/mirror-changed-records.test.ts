@@ -21,7 +21,7 @@ async function rewritingService() {
     rewrite: (request, status, text) => {
       if (!state.rewrite || status !== 200 || !request.url.includes('fee-schedule-results')) return text;
       const page = JSON.parse(text) as FeeScheduleResultsPage;
-      return JSON.stringify({ ...page, data: page.data.map(state.rewrite) });
+      return JSON.stringify({ ...page, data: (page.data as FeeScheduleResult[]).map(state.rewrite) });
     },
   });
   return { server, state };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COMPARED_FIELDS, diffVersions } from '../../../src/api/version-diff.js';
-import type { FeeScheduleResult } from '../../../src/api/types.js';
+import type { FeeScheduleResult, FeeScheduleResult2026 } from '../../../src/api/types.js';
 
 let serial = 0;
 /** A line item of version `version`, with `fields` over a plain base. */
@@ -37,7 +37,29 @@ function item(version: string, fields: Partial<FeeScheduleResult> = {}): FeeSche
   };
 }
 
+/** The same line item as the 2026 edition sends it, cited on a page of its version's document. */
+function item2026(version: string, fields: Partial<FeeScheduleResult2026> = {}): FeeScheduleResult2026 {
+  const { id, created_on: _created, fee_reference: _reference, ...rest } = item(version);
+  return {
+    record_id: id,
+    ...rest,
+    scraped_time: version === 'v1' ? '2025-01-01T00:00:00Z' : '2025-02-01T00:00:00Z',
+    source_document: `Fee schedule ${version}.pdf`,
+    source_link: `https://example.com/${version}.pdf`,
+    page_number: version === 'v1' ? 3 : 4,
+    relationships: null,
+    ...fields,
+  };
+}
+
 describe('diffVersions', () => {
+  it('pairs 2026 records by what they are: their record_id, version, time and where they are cited aside', () => {
+    expect(diffVersions([item2026('v1')], [item2026('v2')])).toEqual([]);
+    const before = item2026('v1');
+    const after = item2026('v2', { fee_amount: '$0.0032', relationships: { footnotes: [{ text: 'New.' }], definitions: [] } });
+    expect(diffVersions([before], [after])).toEqual([{ change: 'changed', before, after, fields: ['fee_amount', 'relationships'] }]);
+  });
+
   it('reports nothing for items that did not change, whatever their ids, versions and times', () => {
     expect(diffVersions([item('v1'), item('v1', { fee_action: 'Make' })], [item('v2', { fee_action: 'Make' }), item('v2')])).toEqual([]);
   });
@@ -118,10 +140,10 @@ describe('diffVersions', () => {
     expect(misread).toEqual([]);
   });
 
-  it('compares every field but identity, ids, versions and times', () => {
+  it('compares every field of either shape but identity, ids, versions, times and where the document cites it', () => {
     expect(COMPARED_FIELDS).toEqual([
       'exchange_name', 'fee_type', 'fee_amount', 'fee_notes', 'fee_reference', 'fee_monthly_volume_criteria',
-      'fee_excluded_symbols', 'fee_conditions', 'fee_exclusions', 'fee_extra_info',
+      'fee_excluded_symbols', 'fee_conditions', 'fee_exclusions', 'fee_extra_info', 'relationships',
     ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../../../src/api/filters.js';
-import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
+import { RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import { SETTING_NAMES } from '../../../src/config/settings.js';
 import { FORMATS } from '../../../src/output/formats.js';
 import { allCommands, type CommandSpec, type OptionSpec } from '../../../src/generators/model.js';
@@ -53,7 +53,7 @@ describe('the completion model of the program', () => {
   });
 
   it("completes --columns with each command's own fields, item by item", () => {
-    expect(option('results', '--columns').value).toEqual({ kind: 'choices', values: FEE_SCHEDULE_RESULT_FIELD_NAMES, commaSeparated: true, trailingComma: true });
+    expect(option('results', '--columns').value).toEqual({ kind: 'choices', values: RESULT_FIELD_NAMES, commaSeparated: true, trailingComma: true });
     expect(option('fees', '--columns').value).toMatchObject({ values: expect.arrayContaining(['exchange', 'fee_schedule.maker_fee', 'fee_schedule.tier_thresholds.volume']) });
     expect(option('rules', '--columns').value).toMatchObject({ values: expect.arrayContaining(['rules.trading_hours.regular', 'rules.circuit_breakers.level_1']) });
     expect(option('order-types', '--columns').value).toMatchObject({ values: ['exchange', 'order_types.type', 'order_types.description', 'order_types.supported', 'last_updated'] });

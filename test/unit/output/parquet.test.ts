@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
 import { ByteWriter } from 'hyparquet-writer';
 import { describe, expect, it } from 'vitest';
-import { FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
+import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES, resultFieldsOf } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { MalformedResponseError } from '../../../src/core/errors.js';
 import type { Column } from '../../../src/output/exporter.js';
@@ -28,6 +28,33 @@ const duckdb = useDuckDB();
 const tempDirs = useTempDir();
 
 describe('parquet', () => {
+  it('writes 2026 records in their column set, declared by the first record: page_number a whole number, relationships its JSON text', async () => {
+    const path = join(tempDirs.current.path, 'records-2026.parquet');
+    const record = (n: number) => Object.fromEntries(FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => [field.name, field.kind === 'timestamp_utc' ? '2026-02-26T00:00:50.839337Z' : field.nullable ? null : `${field.name} ${n}`]));
+    const records = [
+      { ...record(1), record_id: 'r1', page_number: 17, relationships: { footnotes: [{ text: 'One.' }], definitions: [] } },
+      { ...record(2), record_id: 'r2', page_number: null, relationships: null },
+    ];
+    await writeDataset({ shape: 'list', batches: from(records), columns: resultFieldsOf }, options({ outputPath: path }));
+    const described = await duckdb.current.rows(`SELECT column_name, column_type FROM (DESCRIBE SELECT * FROM read_parquet($1))`, [path]);
+    expect(described.map((column) => column.column_name)).toEqual(FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => field.name));
+    expect(described.filter((column) => ['page_number', 'relationships'].includes(column.column_name as string))).toEqual([
+      { column_name: 'page_number', column_type: 'BIGINT' },
+      { column_name: 'relationships', column_type: 'VARCHAR' },
+    ]);
+    expect(await duckdb.current.rows('SELECT record_id, page_number, relationships FROM read_parquet($1)', [path])).toEqual([
+      { record_id: 'r1', page_number: 17n, relationships: '{"footnotes":[{"text":"One."}],"definitions":[]}' },
+      { record_id: 'r2', page_number: null, relationships: null },
+    ]);
+  });
+
+  it('refuses a page_number that is not a whole number, naming the row', async () => {
+    const path = join(tempDirs.current.path, 'bad-page.parquet');
+    const record = { record_id: 'r1', scraped_time: '2026-02-26T00:00:50.839337Z', page_number: 1.5 };
+    const written = writeDataset({ shape: 'list', batches: from([record]), columns: resultFieldsOf, select: ['record_id', 'page_number'] }, options({ outputPath: path }));
+    await expect(written).rejects.toThrow('cannot write row 1 to Parquet: page_number is not a whole number: 1.5');
+  });
+
   it('round-trips awkward records cell by cell through DuckDB, with typed timestamps to the microsecond', async () => {
     const records = awkwardResults();
     const path = join(tempDirs.current.path, 'results.parquet');
