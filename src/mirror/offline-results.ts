@@ -4,6 +4,7 @@ import type { ResultsSource } from '../api/walk.js';
 import type { SqlValue } from './duckdb.js';
 import type { Mirror } from './mirror.js';
 import { enumKey } from '../api/filter-spelling.js';
+import { shapeOfRecord } from '../api/record-id.js';
 import { RecordReader, ROW_AS_JSON } from './rows.js';
 
 /**
@@ -89,15 +90,13 @@ export class MirrorResults implements ResultsSource {
     cursor.taken += data.length;
     cursor.nextPage++;
     return {
-      success: true,
-      message: 'Results retrieved from the mirror.',
+      // The mirror keeps its records as the service sent them, so they tell which edition that was.
+      shape: data[0] === undefined ? 'interface' : shapeOfRecord(data[0]),
       data,
       total_records: total,
       page_size: pageSize,
       total_pages: Math.ceil(total / pageSize),
       current_page: pageNumber,
-      query_time: 0,
-      disable_jsonable_encoder: false,
     };
   }
 
