@@ -78,9 +78,11 @@ _mkt_argument_of() {
   _mkt_listing=''
   case $1:$2 in
     fees:0|rules:0|order-types:0|historical:0|compare:*|diff:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
-    'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries) ;;
+    'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries exchanges_auth results_auth) ;;
     'config set:1') case $3 in
         format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
+        exchanges_auth) _mkt_kind=choices _mkt_words=(bearer header:x-service-api-access-key) ;;
+        results_auth) _mkt_kind=choices _mkt_words=(bearer header:x-service-api-access-key) ;;
         *) _mkt_kind=none ;;
       esac ;;
     completion:0) _mkt_kind=choices _mkt_words=(bash zsh fish) ;;

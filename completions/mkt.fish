@@ -96,11 +96,15 @@ function __mkt_values
         case fees:0 rules:0 order-types:0 historical:0 compare:0 diff:0
             set values (__mkt_listed __exchanges)
         case 'config get:0' 'config set:0' 'config unset:0'
-            set values base_url format timeout retries
+            set values base_url format timeout retries exchanges_auth results_auth
         case 'config set:1'
             switch (__mkt_position)[3]
                 case format
                     set values table json ndjson csv parquet
+                case exchanges_auth
+                    set values bearer header:x-service-api-access-key
+                case results_auth
+                    set values bearer header:x-service-api-access-key
             end
         case completion:0
             set values bash zsh fish
@@ -189,7 +193,7 @@ complete -c mkt -n '__mkt_in \'\'' -a filters -d 'List the allowed values of eve
 complete -c mkt -n '__mkt_in \'\'' -a sync -d 'Bring the local mirror up to date: a DuckDB file holding what the service answers for these filters, fetching only what is new. One mirror per profile unless --mirror names another (docs/mirror.md). The summary names each new or withdrawn version once, and each fee schedule it changed (changed_groups), in the spelling --fee-type takes.'
 complete -c mkt -n '__mkt_in \'\'' -a sql -d 'Run SQL over the mirror, read-only, and write the answer in any format: the mirror `mkt sync` keeps.'
 complete -c mkt -n '__mkt_in \'\'' -a auth -d 'Store, show and remove the API key of a profile. The key is never taken as an argument: it would show in ps and in shell history.'
-complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage the settings of a profile: base_url, format, timeout, retries. Flags and variables outrank them (mkt auth status shows what applies).'
+complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage the settings of a profile: base_url, format, timeout, retries, and exchanges_auth and results_auth, where the exchange endpoints and the results endpoints take the key (bearer or header:<name>; docs/service-shapes.md). Flags and variables outrank them (mkt auth status shows what applies).'
 complete -c mkt -n '__mkt_in \'\'' -a completion -d 'Print the shell completion script for bash, zsh or fish (see the README to install it).'
 complete -c mkt -n '__mkt_in \'\'' -a sandbox -d 'Serve the whole service interface locally with generated data (127.0.0.1 only), until Ctrl-C. The same seed gives the same data every run. For one command, mkt --sandbox <command> is simpler.'
 complete -c mkt -n '__mkt_in auth' -a login -d 'Store an API key, read from stdin or a hidden prompt (never from an argument), after checking it with one request. --base-url given here is stored with the key.'

@@ -103,11 +103,13 @@ export class Context {
     }
     // auth login checks a key that settings() has not seen.
     this.log.conceal(apiKey);
-    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }] = await Promise.all([
+    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }, { keptExchangeIds }, { cacheDirectory }] = await Promise.all([
       import('../http/transport.js'),
       import('../http/retry.js'),
       import('../api/client.js'),
       import('../core/version.js'),
+      import('../config/exchange-cache.js'),
+      import('../config/paths.js'),
     ]);
     const transport = await createTransport({
       baseUrl,
@@ -121,7 +123,12 @@ export class Context {
       proxyEnv,
     });
     this.defer(() => transport.close());
-    return createServiceClient(transport, { apiKey, keySource: settings.keySource });
+    return createServiceClient(transport, {
+      apiKey,
+      keySource: settings.keySource,
+      placements: settings.keyPlacements,
+      knownExchanges: () => keptExchangeIds(cacheDirectory(this.deps.env), settings),
+    });
   }
 
   /** Runs fn when the invocation ends, last registered first. */
@@ -148,8 +155,9 @@ export class Context {
     const settings = resolveSettings({ flags: this.globals, env: this.deps.env });
     if (!this.globals.sandbox) return settings;
     const { startSandbox } = await import('../sandbox/server.js');
-    const sandbox = await startSandbox({ port: 0 });
+    const [sandbox, { DEFAULT_KEY_PLACEMENTS }] = await Promise.all([startSandbox({ port: 0 }), import('../api/key-placement.js')]);
     this.defer(() => sandbox.close());
-    return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox' };
+    // The sandbox takes the key as the interface document does, whatever the profile's service wants.
+    return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox', keyPlacements: DEFAULT_KEY_PLACEMENTS };
   }
 }

@@ -1,5 +1,5 @@
 import type { Context } from './context.js';
-import { readExchangeList } from '../config/exchange-cache.js';
+import { keptExchangeIds } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
 import { nearestValue } from '../core/nearest.js';
 
@@ -11,8 +11,7 @@ import { nearestValue } from '../core/nearest.js';
 export async function warnOfUnknownExchanges(context: Context, typed: readonly string[]): Promise<void> {
   if (typed.length === 0) return;
   const settings = await context.settings();
-  if (settings.keySource === 'sandbox') return;
-  const known = readExchangeList(cacheDirectory(context.deps.env), settings.profile)?.exchanges.map((exchange) => exchange.id) ?? [];
+  const known = keptExchangeIds(cacheDirectory(context.deps.env), settings) ?? [];
   if (known.length === 0) return;
   for (const id of typed) {
     if (known.includes(id)) continue;

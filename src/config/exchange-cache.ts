@@ -50,3 +50,12 @@ export function writeExchangeList(cacheDir: string, profile: string, list: Excha
   makeDirectory(path.dirname(file));
   replaceFile(file, `${JSON.stringify(list)}\n`, 0o600);
 }
+
+/**
+ * The identifiers of the profile's kept list, the truth about how the service spells them;
+ * undefined without one, and against the sandbox, which is not the user's service.
+ */
+export function keptExchangeIds(cacheDir: string, settings: { profile: string; keySource: string }): string[] | undefined {
+  if (settings.keySource === 'sandbox') return undefined;
+  return readExchangeList(cacheDir, settings.profile)?.exchanges.map((exchange) => exchange.id);
+}

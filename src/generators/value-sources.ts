@@ -1,5 +1,6 @@
 import type { Argument, Option } from 'commander';
 import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
+import { DEFAULT_KEY_PLACEMENTS } from '../api/key-placement.js';
 import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
@@ -57,8 +58,11 @@ export function optionValues(option: Option, commandPath: readonly string[]): Va
 /** Commands whose `<name>` argument is a setting name (src/config/settings.ts). */
 const SETTING_COMMANDS = new Set(['config get', 'config set', 'config unset']);
 
-/** The settings that take one of a fixed set of values; the others take free text. */
-const SETTING_CHOICES: Readonly<Record<string, readonly string[]>> = { format: FORMATS };
+/** Where the key may go: the two schemes of the service's documents (src/api/paths.ts). */
+const KEY_PLACEMENTS = [...new Set(Object.values(DEFAULT_KEY_PLACEMENTS))];
+
+/** The settings that take one of a fixed set of values, or offer the usual ones; the others take free text. */
+const SETTING_CHOICES: Readonly<Record<string, readonly string[]>> = { format: FORMATS, exchanges_auth: KEY_PLACEMENTS, results_auth: KEY_PLACEMENTS };
 
 /** What to complete for a command's positional argument. */
 export function argumentValues(commandPath: readonly string[], argument: Argument): ValueCompletion {

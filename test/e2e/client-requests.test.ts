@@ -203,7 +203,7 @@ describe('failures map to exit codes', () => {
     expect(run).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+      stderr: 'mkt: unknown exchange nyse (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n',
     });
     expect(server.requests).toHaveLength(1);
   });

@@ -95,7 +95,7 @@ describe(`bash${missing('bash')}`, () => {
     [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout']],
     [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path']],
     [['mkt', 'completion', ''], ['bash', 'zsh', 'fish']],
-    [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries']],
+    [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries', 'exchanges_auth', 'results_auth']],
     [['mkt', 'results', '--fee-t'], ['--fee-type', '--fee-trade-type']],
     [['mkt', 'results', '--format', ''], ['table', 'json', 'ndjson', 'csv', 'parquet']],
     [['mkt', 'results', '--format', '=', 'n'], ['ndjson']],
@@ -212,7 +212,7 @@ describe(`zsh${missing('zsh')}`, () => {
   it.skipIf(!HAS.zsh).each([
     ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox']],
     ['mkt auth ', ['login', 'status', 'list', 'logout']],
-    ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries']],
+    ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries', 'exchanges_auth', 'results_auth']],
     ['mkt results --fee-t', ['--fee-type', '--fee-trade-type']],
     ['mkt results --format=', ['table', 'json', 'ndjson', 'csv', 'parquet']],
     ['mkt --profile dev results --fee-type ', ['Option', 'Equity']],
@@ -271,7 +271,7 @@ describe(`fish${missing('fish')}`, () => {
   it.skipIf(!HAS.fish).each([
     ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'fees', 'filters', 'historical', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync']],
     ['mkt config ', ['get', 'list', 'path', 'set', 'unset']],
-    ['mkt config get ', ['base_url', 'format', 'retries', 'timeout']],
+    ['mkt config get ', ['base_url', 'exchanges_auth', 'format', 'results_auth', 'retries', 'timeout']],
     ['mkt results --fee-t', ['--fee-trade-type', '--fee-type']],
     ['mkt results -f ', ['csv', 'json', 'ndjson', 'parquet', 'table']],
     ['mkt --profile dev results --fee-type ', ['Equity', 'Option']],

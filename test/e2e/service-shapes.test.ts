@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { type RecordedRequest, sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import type { ServerResponse } from 'node:http';
+import { writeExchangeList } from '../../src/config/exchange-cache.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 38, points 1 and 5: mkt reads the 2026 edition's answers (shared/service-2026.md) as
 // well as the interface document's, from the answer itself (docs/service-shapes.md).
@@ -43,5 +45,165 @@ describe('the 2026 results envelope', () => {
       stdout: '',
       stderr: `mkt: ${new URL(server.url).host} sent a malformed answer: meta.total_pages is 9, but 5 records at 2 a page make 3\n`,
     });
+  });
+});
+
+/** A fresh cache directory whose kept exchange list (`mkt exchanges`) holds `ids`. */
+function cacheWith(ids: readonly string[]): string {
+  const dir = tempDir('mkt-cache-');
+  writeExchangeList(dir, 'default', { source: 'service', fetchedAt: '2026-02-26T00:00:00.000Z', exchanges: ids.map((id) => ({ id, name: null, records: null })) });
+  return dir;
+}
+
+const ENV_KEY_HINT = 'MKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.\n';
+
+describe('the 2026 error body, {"error": {code, message, details}, "meta"}', () => {
+  it('UNAUTHORIZED is exit 3, with the service\'s code and message', async () => {
+    const server = await serve((_request, response) => sendJson(response, 401, error2026('UNAUTHORIZED', 'Missing or invalid API key.')));
+    const run = await runInProcess(['results'], { env: server.env });
+    expect(run).toMatchObject({ code: 3, stdout: '', stderr: `mkt: the service rejected the API key (401): UNAUTHORIZED: Missing or invalid API key.\n${ENV_KEY_HINT}` });
+  });
+
+  it('on an exchange endpoint sent a bearer token, the hint names the setting that sends the 2026 header', async () => {
+    const server = await serve((_request, response) => sendJson(response, 401, error2026('UNAUTHORIZED', 'Missing or invalid API key.')));
+    const run = await runInProcess(['fees', 'nyse'], { env: server.env });
+    expect(run).toMatchObject({
+      code: 3,
+      stderr:
+        'mkt: the service rejected the API key (401): UNAUTHORIZED: Missing or invalid API key.\n'
+        + 'The 2026 edition takes the key in one header on every endpoint: mkt config set exchanges_auth header:x-service-api-access-key\n',
+    });
+  });
+
+  it('FORBIDDEN is exit 3, the message cleaned of the key and control characters', async () => {
+    const server = await serve((_request, response) => sendJson(response, 403, error2026('FORBIDDEN', `You do not have access to this exchange's data.\u001b[2J ${KEY}`)));
+    const run = await runInProcess(['fees', 'nyse'], { env: server.env });
+    expect(run).toMatchObject({
+      code: 3,
+      stderr:
+        "mkt: your key is not licensed for nyse (403): FORBIDDEN: You do not have access to this exchange's data.\\x1b[2J ***\n"
+        + 'Ask the data operator to add it to your licence, or use another profile with --profile.\n',
+    });
+  });
+
+  it('VALIDATION_ERROR is exit 2, with its details, the first five of them', async () => {
+    const details = [
+      { loc: ['query', 'fee_category'], msg: "Input should be 'fees_and_rebates' or 'general_provisions'" },
+      { field: 'page_size', message: 'must be at most 100' },
+      'order_by: unknown',
+      { code: 7 },
+      'five',
+      'six',
+      'seven',
+    ];
+    const server = await serve((_request, response) => sendJson(response, 422, error2026('VALIDATION_ERROR', 'Invalid query parameters.', details)));
+    const run = await runInProcess(['results'], { env: server.env });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        "mkt: the service rejected the request (422): VALIDATION_ERROR: Invalid query parameters. (fee_category: Input should be 'fees_and_rebates' or 'general_provisions'; "
+        + 'page_size: must be at most 100; order_by: unknown; {"code":7}; five; and 2 more)\n',
+    });
+  });
+
+  it('NOT_FOUND from an exchange endpoint is the unknown exchange, exit 4, though its message names none', async () => {
+    const server = await serve((_request, response) => sendJson(response, 404, error2026('NOT_FOUND', 'Exchange not found.')));
+    const run = await runInProcess(['rules', 'nasdaq_phl'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['nasdaq', 'nasdaq_phlx']) } });
+    expect(run).toMatchObject({
+      code: 4,
+      stderr:
+        'warning: nasdaq_phl is not among the 2 exchanges kept for profile "default"; did you mean nasdaq_phlx? (`mkt exchanges --refresh` reads the list again)\n'
+        + 'mkt: unknown exchange nasdaq_phl (404)\nDid you mean nasdaq_phlx? `mkt exchanges` lists the exchanges your key reaches.\n',
+    });
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a generic 404 from an exchange endpoint of a service whose exchange list answers: it does not offer that endpoint, exit 4', async () => {
+    const server = await serve((request, response) => {
+      if (request.url === '/api/v1/exchanges/') sendJson(response, 200, { data: [{ name: 'nyse', display_name: 'NYSE', fee_types: ['equity'], record_count: 3 }], meta: { record_count: 1, query_time_ms: 1 } });
+      else sendJson(response, 404, { detail: 'Not Found' });
+    });
+    const run = await runInProcess(['order-types', 'nyse'], { env: server.env });
+    expect(run).toMatchObject({
+      code: 4,
+      stdout: '',
+      stderr:
+        'mkt: the service does not offer order-types (GET /api/v1/exchanges/nyse/order-types answered 404)\n'
+        + 'Its 2026 reference has no such endpoint: `mkt results --exchange-name EXCHANGE` lists the fees it has.\n',
+    });
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/exchanges/nyse/order-types', '/api/v1/exchanges/']);
+  });
+});
+
+describe('exchange identifiers: the kept list says how they are spelt', () => {
+  const unknownExchange = () => serve((_request, response) => sendJson(response, 404, error2026('NOT_FOUND', 'Exchange not found.')));
+
+  it('against a list of lower-case ids, NYSE gets "did you mean nyse?"', async () => {
+    const server = await unknownExchange();
+    const run = await runInProcess(['fees', 'NYSE'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['nyse', 'nasdaq_phlx']) } });
+    expect(run).toMatchObject({
+      code: 4,
+      stderr: 'warning: NYSE is not among the 2 exchanges kept for profile "default"; did you mean nyse? (`mkt exchanges --refresh` reads the list again)\n'
+        + 'mkt: unknown exchange NYSE (404)\nExchange identifiers are lower case: did you mean nyse?\n',
+    });
+  });
+
+  it('against a list of upper-case ids, nyse gets "did you mean NYSE?"', async () => {
+    const server = await unknownExchange();
+    const run = await runInProcess(['fees', 'nyse'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['NYSE', 'CBOE']) } });
+    expect(run).toMatchObject({
+      code: 4,
+      stderr: 'warning: nyse is not among the 2 exchanges kept for profile "default"; did you mean NYSE? (`mkt exchanges --refresh` reads the list again)\n'
+        + 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+    });
+  });
+
+  it('without a list, no case is assumed', async () => {
+    const server = await unknownExchange();
+    const run = await runInProcess(['fees', 'NYSE'], { env: server.env });
+    expect(run).toMatchObject({ code: 4, stderr: 'mkt: unknown exchange NYSE (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n' });
+  });
+});
+
+describe('the key header per family of endpoints (exchanges_auth, results_auth)', () => {
+  const feesPage = { fees: [] };
+
+  it('by default, a bearer token on the exchange endpoints and the results header on results', async () => {
+    const server = await serve((request, response) => sendJson(response, 200, request.url.startsWith('/api/v1/exchanges/') ? feesPage : page2026([], { record_count: 0, page_size: 20 })));
+    await runInProcess(['fees', 'nyse'], { env: server.env });
+    await runInProcess(['results'], { env: server.env });
+    expect(server.requests.map((request) => [request.headers.authorization, request.headers['x-service-api-access-key']])).toEqual([
+      [`Bearer ${KEY}`, undefined],
+      [undefined, KEY],
+    ]);
+  });
+
+  it('config set moves the key to the header named, and --verbose shows that header with the key redacted', async () => {
+    const server = await serve((request, response) => sendJson(response, 200, request.url.startsWith('/api/v1/exchanges/') ? feesPage : page2026([], { record_count: 0, page_size: 20 })));
+    const configDir = tempDir('mkt-config-');
+    const env = { ...server.env, MKT_CONFIG_DIR: configDir };
+    expect(await runInProcess(['config', 'set', 'exchanges_auth', 'header:X-Service-Api-Access-Key'], { env })).toMatchObject({ code: 0 });
+    expect(await runInProcess(['config', 'set', 'results_auth', 'header:x-api-key'], { env })).toMatchObject({ code: 0 });
+    expect((await runInProcess(['config', 'list'], { env })).stdout).toBe('exchanges_auth=header:x-service-api-access-key\nresults_auth=header:x-api-key\n');
+    const fees = await runInProcess(['fees', 'nyse', '--verbose'], { env });
+    const results = await runInProcess(['results', '--verbose'], { env });
+    expect(server.requests.map((request) => [request.headers.authorization, request.headers['x-service-api-access-key'], request.headers['x-api-key']])).toEqual([
+      [undefined, KEY, undefined],
+      [undefined, undefined, KEY],
+    ]);
+    expect(fees.stderr).toContain('x-service-api-access-key: ***');
+    expect(results.stderr).toContain('x-api-key: ***');
+    expect(fees.stderr + results.stderr).not.toContain(KEY);
+  });
+
+  it('a header name that is not a token is refused, exit 2, nothing stored', async () => {
+    const env = { MKT_CONFIG_DIR: tempDir('mkt-config-') };
+    const run = await runInProcess(['config', 'set', 'results_auth', 'header:x key'], { env });
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'mkt: results_auth must be bearer or header:<name>, with a header name (an RFC 9110 token) the request does not set itself, not "header:x key"\n',
+    });
+    expect((await runInProcess(['config', 'list'], { env })).stdout).toBe('');
   });
 });

@@ -65,7 +65,11 @@ describe('the completion model of the program', () => {
     for (const path of ['config get', 'config set', 'config unset']) {
       expect(command(path).arguments[0]?.value).toEqual({ kind: 'choices', values: SETTING_NAMES, commaSeparated: false });
     }
-    expect(command('config set').arguments[1]?.value).toEqual({ kind: 'choicesAfter', choices: { format: FORMATS } });
+    const keyPlacements = ['bearer', 'header:x-service-api-access-key'];
+    expect(command('config set').arguments[1]?.value).toEqual({
+      kind: 'choicesAfter',
+      choices: { format: FORMATS, exchanges_auth: keyPlacements, results_auth: keyPlacements },
+    });
     expect(command('completion').arguments[0]?.value).toMatchObject({ values: ['bash', 'zsh', 'fish'] });
   });
 
