@@ -7,6 +7,7 @@ import { writeDataset } from '../output/write.js';
 import { outputOptions } from './output-options.js';
 import { type ExchangeList, readExchangeList, writeExchangeList } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
+import { keepFilterValues } from './service-spelling.js';
 
 /** The columns of the list: the name and the count only where the service gave any. */
 function columnsOf(exchanges: readonly KnownExchange[]): Column[] {
@@ -21,7 +22,10 @@ async function fetchExchangeList(context: Context): Promise<ExchangeList> {
   const client = await context.client();
   let found: ReturnType<typeof exchangesOf>;
   try {
-    found = exchangesOf(await client.fetchAvailableFilters());
+    const body = await client.fetchAvailableFilters();
+    found = exchangesOf(body);
+    // The same answer spells the filters' values: kept beside the list, for results and sync.
+    await keepFilterValues(context, body);
   } catch (error) {
     if (!(error instanceof MalformedResponseError)) throw error;
   }

@@ -25,9 +25,10 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
     .option('--full-refresh', 'walk every page and rebuild the mirror, for other filters or another service too')
     .option('--exit-code', 'exit 10 when the sync changed the mirror, 0 when nothing changed')
     .action(async (flags: SyncFlags, self: Command) => {
-      const filters = toFilterQuery(flags);
-      const { runSync } = await import('./sync-run.js');
-      await runSync(contextFor(self), { filters, mirror: flags.mirror, fullRefresh: flags.fullRefresh === true, exitCode: flags.exitCode === true });
+      const context = contextFor(self);
+      const [{ runSync }, { inServiceSpelling }] = await Promise.all([import('./sync-run.js'), import('./service-spelling.js')]);
+      const filters = await inServiceSpelling(context, toFilterQuery(flags));
+      await runSync(context, { filters, mirror: flags.mirror, fullRefresh: flags.fullRefresh === true, exitCode: flags.exitCode === true });
     });
   addExamples(command, [
     { comment: 'An analyst: a local copy of every result, then SQL over it', command: 'mkt sync && mkt sql "SELECT exchange_name, count(*) FROM results GROUP BY 1"' },

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isExchangeId, type KnownExchange } from '../api/available-filters.js';
+import { type FilterValues, isExchangeId, isFilterValue, type KnownExchange } from '../api/available-filters.js';
+import { ENUM_FILTER_NAMES } from '../api/filters.js';
 import { makeDirectory, replaceFile } from './store.js';
 
 /** What `mkt exchanges` found, kept per profile for completion and did-you-mean. */
@@ -58,4 +59,44 @@ export function writeExchangeList(cacheDir: string, profile: string, list: Excha
 export function keptExchangeIds(cacheDir: string, settings: { profile: string; keySource: string }): string[] | undefined {
   if (settings.keySource === 'sandbox') return undefined;
   return readExchangeList(cacheDir, settings.profile)?.exchanges.map((exchange) => exchange.id);
+}
+
+/** The spelling of each filter's values that the service answered, kept per profile beside its exchange list. */
+export interface KeptFilterValues {
+  /** ISO 8601, when it was read. */
+  fetchedAt: string;
+  /** Null when the service does not answer "Get Available Filters": the interface document's table applies. */
+  values: FilterValues | null;
+}
+
+/** `<cache>/filter-values/<profile>.json`. */
+export function filterValuesFile(cacheDir: string, profile: string): string {
+  return path.join(cacheDir, 'filter-values', `${profile}.json`);
+}
+
+/** The kept filter values, or undefined when there are none or they cannot be read, as readExchangeList. */
+export function readFilterValues(cacheDir: string, profile: string): KeptFilterValues | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(filterValuesFile(cacheDir, profile), 'utf8'));
+  } catch {
+    return undefined;
+  }
+  const kept = parsed as Partial<KeptFilterValues> | null;
+  if (typeof kept !== 'object' || kept === null || typeof kept.fetchedAt !== 'string') return undefined;
+  if (kept.values === null) return { fetchedAt: kept.fetchedAt, values: null };
+  if (typeof kept.values !== 'object' || kept.values === undefined) return undefined;
+  const values: FilterValues = {};
+  for (const name of ENUM_FILTER_NAMES) {
+    const listed: unknown = kept.values[name];
+    if (Array.isArray(listed)) values[name] = listed.filter((value): value is string => typeof value === 'string' && isFilterValue(value));
+  }
+  return { fetchedAt: kept.fetchedAt, values };
+}
+
+/** Replaces the kept filter values whole. */
+export function writeFilterValues(cacheDir: string, profile: string, kept: KeptFilterValues): void {
+  const file = filterValuesFile(cacheDir, profile);
+  makeDirectory(path.dirname(file));
+  replaceFile(file, `${JSON.stringify(kept)}\n`, 0o600);
 }

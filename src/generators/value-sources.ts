@@ -1,5 +1,5 @@
 import type { Argument, Option } from 'commander';
-import { FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
+import { ENUM_FILTER_NAMES, type EnumFilterName, FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
 import { DEFAULT_KEY_PLACEMENTS } from '../api/key-placement.js';
 import { EXCHANGE_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
@@ -7,7 +7,7 @@ import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/formats.js';
 
 /** The hidden commands that print, one per line, what is only known when completing. */
-export type ListingCommand = '__profiles' | '__exchanges';
+export type ListingCommand = '__profiles' | '__exchanges' | `__${EnumFilterName}`;
 
 /** What a shell may offer for an option's value or an argument. */
 export type ValueCompletion =
@@ -25,9 +25,16 @@ const NONE: ValueCompletion = { kind: 'none' };
 const choices = (values: readonly string[], commaSeparated = false): ValueCompletion => ({ kind: 'choices', values, commaSeparated });
 const listed = (command: ListingCommand, commaSeparated = false): ValueCompletion => ({ kind: 'listed', command, commaSeparated });
 
-/** The results filters that take a fixed set of values, by flag (src/api/filters.ts). */
+/**
+ * The results parameters that take a fixed set of values, by flag (src/api/filters.ts): the
+ * enumerated filters' values read at TAB (`mkt __fee_category`: the service's spelling where
+ * kept, src/commands/service-spelling.ts), the sort's from the table.
+ */
 const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map(
-  FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [flagOf(name), choices(values, repeatable)]),
+  FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [
+    flagOf(name),
+    (ENUM_FILTER_NAMES as readonly string[]).includes(name) ? listed(`__${name as EnumFilterName}`, repeatable) : choices(values, repeatable),
+  ]),
 );
 
 /** The fields `--columns` names, by command: what each one outputs (docs/formats.md). */

@@ -131,7 +131,7 @@ function dayStartMicros(date: string): bigint {
 function enumKeySql(column: string): string {
   const words = `string_split_regex(CASE WHEN lower(${column}) = 'n/a' THEN 'not applicable' ELSE lower(${column}) END, '[\\s_]+')`;
   const singular = `CASE WHEN length(w) > 3 AND suffix(w, 's') AND NOT suffix(w, 'ss') THEN w[1:-2] ELSE w END`;
-  return `array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' ')`;
+  return `regexp_replace(array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' '), '^equity class$', 'equity')`;
 }
 
 /** The WHERE clause of the service's filters, with their values bound. */

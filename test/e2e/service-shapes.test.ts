@@ -207,3 +207,86 @@ describe('the key header per family of endpoints (exchanges_auth, results_auth)'
     expect((await runInProcess(['config', 'list'], { env })).stdout).toBe('');
   });
 });
+
+describe('filter values in either spelling, sent in the service\'s', () => {
+  /** The 2026 edition's "Get Available Filters". */
+  const filters2026 = {
+    data: {
+      exchange_names: ['nyse', 'nasdaq_phlx'],
+      fee_types: ['option', 'equity'],
+      fee_categories: ['fees_and_rebates', 'general_provisions', 'legal_regulatory_fee'],
+      fee_actions: ['make', 'take'],
+      fee_participants: ['customer', 'broker_dealer'],
+      fee_symbol_classifications: ['etf', 'equity_class', 'not_applicable'],
+      fee_symbol_types: ['penny', 'non_penny', 'not_applicable'],
+      fee_trade_types: [],
+    },
+    meta: { record_count: 2, query_time_ms: 2 },
+  };
+  const service2026 = () =>
+    serve((request, response) => {
+      if (request.url.startsWith('/api/v1/fee-schedule-results/filters')) sendJson(response, 200, filters2026);
+      else sendJson(response, 200, page2026([], { record_count: 0, page_size: 20 }));
+    });
+  const queryOf = (url: string) => decodeURIComponent(new URL(url, 'http://x').search.replaceAll('+', ' '));
+
+  it('learns the spelling from the filters operation once, keeps it for the profile, and sends it', async () => {
+    const server = await service2026();
+    const env = { ...server.env, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    const first = await runInProcess(['results', '--fee-category', 'Fee And Rebates,general_provisions', '--fee-participant', 'Broker Dealer', '--fee-symbol-classification', 'Equity'], { env });
+    expect(first).toMatchObject({ code: 0, stderr: '' });
+    const second = await runInProcess(['results', '--fee-category', 'Legal Regulatory Fees'], { env });
+    expect(second).toMatchObject({ code: 0, stderr: '' });
+    const unfiltered = await runInProcess(['results', '--exchange-name', 'nyse'], { env });
+    expect(unfiltered.code).toBe(0);
+    expect(server.requests.map((request) => queryOf(request.url))).toEqual([
+      '',
+      '?fee_category=fees_and_rebates&fee_category=general_provisions&fee_participant=broker_dealer&fee_symbol_classification=equity_class&page_number=0',
+      '?fee_category=legal_regulatory_fee&page_number=0',
+      '?exchange_name=nyse&page_number=0',
+    ]);
+    expect(server.requests[0]?.url).toBe('/api/v1/fee-schedule-results/filters');
+  });
+
+  it('a value the service does not list is exit 2, naming the values in its spelling, and no results are asked for', async () => {
+    const server = await service2026();
+    const run = await runInProcess(['results', '--fee-category', 'general_provision_x'], { env: server.env });
+    expect(run).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        'mkt: --fee-category: unknown value "general_provision_x"; did you mean general_provisions?\n'
+        + 'Allowed values: fees_and_rebates, general_provisions, legal_regulatory_fee, Market Data Fees, Participant Fee, Port Fees And Other Services.\n',
+    });
+    expect(server.requests.map((request) => request.url)).toEqual(['/api/v1/fee-schedule-results/filters']);
+  });
+
+  it('mkt exchanges keeps the spelling from the same answer: then a filter value asks nothing more, and TAB offers it', async () => {
+    const server = await service2026();
+    const env = { ...server.env, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    expect((await runInProcess(['exchanges', '-f', 'ndjson'], { env })).code).toBe(0);
+    expect(await runInProcess(['results', '--fee-symbol-type', 'N/A'], { env })).toMatchObject({ code: 0, stderr: '' });
+    expect(server.requests.map((request) => queryOf(request.url))).toEqual(['', '?fee_symbol_type=not_applicable&page_number=0']);
+    expect((await runInProcess(['__fee_symbol_type'], { env })).stdout).toBe('penny\nnon_penny\nnot_applicable\nBoth\n');
+    expect((await runInProcess(['__fee_category'], { env: { MKT_CACHE_DIR: tempDir('mkt-cache-') } })).stdout).toBe(
+      'Fee And Rebates\nLegal Regulatory Fees\nMarket Data Fees\nParticipant Fee\nPort Fees And Other Services\n',
+    );
+  });
+
+  it('kept spellings older than a week are asked for again', async () => {
+    const server = await service2026();
+    const env = { ...server.env, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    const start = Date.parse('2026-02-26T00:00:00Z');
+    await runInProcess(['results', '--fee-type', 'Option'], { env, now: () => start });
+    await runInProcess(['results', '--fee-type', 'Option'], { env, now: () => start + 6 * 86_400_000 });
+    await runInProcess(['results', '--fee-type', 'Option'], { env, now: () => start + 8 * 86_400_000 });
+    expect(server.requests.map((request) => queryOf(request.url))).toEqual(['', '?fee_type=option&page_number=0', '?fee_type=option&page_number=0', '', '?fee_type=option&page_number=0']);
+  });
+
+  it('--offline asks nothing: it takes the kept spelling, else the table', async () => {
+    const server = await service2026();
+    const run = await runInProcess(['results', '--offline', '--fee-type', 'nonsense'], { env: { ...server.env, MKT_DATA_DIR: tempDir('mkt-data-') } });
+    expect(run).toMatchObject({ code: 2, stderr: 'mkt: --fee-type: unknown value "nonsense"\nAllowed values: Option, Equity.\n' });
+    expect(server.requests).toEqual([]);
+  });
+});
