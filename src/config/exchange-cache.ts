@@ -19,17 +19,26 @@ export function exchangeListFile(cacheDir: string, profile: string): string {
 }
 
 /**
- * The cached list, or undefined when there is none or it cannot be read: a cache is never worth
- * an error, and `mkt exchanges --refresh` writes it again.
+ * A kept file's JSON, or undefined when there is none or it cannot be read: a cache is never
+ * worth an error, and the next answer of the service writes it again.
  */
-export function readExchangeList(cacheDir: string, profile: string): ExchangeList | undefined {
-  let parsed: unknown;
+function readKept(file: string): unknown {
   try {
-    parsed = JSON.parse(readFileSync(exchangeListFile(cacheDir, profile), 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return undefined;
   }
-  const list = parsed as Partial<ExchangeList> | null;
+}
+
+/** Replaces a kept file whole (a reader sees the old one or the new one). */
+function writeKept(file: string, value: unknown): void {
+  makeDirectory(path.dirname(file));
+  replaceFile(file, `${JSON.stringify(value)}\n`, 0o600);
+}
+
+/** The cached list, or undefined when there is none or it cannot be read; `mkt exchanges --refresh` writes it again. */
+export function readExchangeList(cacheDir: string, profile: string): ExchangeList | undefined {
+  const list = readKept(exchangeListFile(cacheDir, profile)) as Partial<ExchangeList> | null | undefined;
   if (typeof list !== 'object' || list === null || !Array.isArray(list.exchanges)) return undefined;
   const exchanges = list.exchanges
     .filter((entry) => typeof entry?.id === 'string' && isExchangeId(entry.id))
@@ -45,11 +54,9 @@ export function readExchangeList(cacheDir: string, profile: string): ExchangeLis
   };
 }
 
-/** Replaces the cached list whole (a reader sees the old list or the new one). */
+/** Replaces the cached list whole. */
 export function writeExchangeList(cacheDir: string, profile: string, list: ExchangeList): void {
-  const file = exchangeListFile(cacheDir, profile);
-  makeDirectory(path.dirname(file));
-  replaceFile(file, `${JSON.stringify(list)}\n`, 0o600);
+  writeKept(exchangeListFile(cacheDir, profile), list);
 }
 
 /**
@@ -76,13 +83,7 @@ export function filterValuesFile(cacheDir: string, profile: string): string {
 
 /** The kept filter values, or undefined when there are none or they cannot be read, as readExchangeList. */
 export function readFilterValues(cacheDir: string, profile: string): KeptFilterValues | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(filterValuesFile(cacheDir, profile), 'utf8'));
-  } catch {
-    return undefined;
-  }
-  const kept = parsed as Partial<KeptFilterValues> | null;
+  const kept = readKept(filterValuesFile(cacheDir, profile)) as Partial<KeptFilterValues> | null | undefined;
   if (typeof kept !== 'object' || kept === null || typeof kept.fetchedAt !== 'string') return undefined;
   if (kept.values === null) return { fetchedAt: kept.fetchedAt, values: null };
   if (typeof kept.values !== 'object' || kept.values === undefined) return undefined;
@@ -96,7 +97,5 @@ export function readFilterValues(cacheDir: string, profile: string): KeptFilterV
 
 /** Replaces the kept filter values whole. */
 export function writeFilterValues(cacheDir: string, profile: string, kept: KeptFilterValues): void {
-  const file = filterValuesFile(cacheDir, profile);
-  makeDirectory(path.dirname(file));
-  replaceFile(file, `${JSON.stringify(kept)}\n`, 0o600);
+  writeKept(filterValuesFile(cacheDir, profile), kept);
 }

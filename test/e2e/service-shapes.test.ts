@@ -139,23 +139,16 @@ describe('the 2026 error body, {"error": {code, message, details}, "meta"}', () 
 describe('exchange identifiers: the kept list says how they are spelt', () => {
   const unknownExchange = () => serve((_request, response) => sendJson(response, 404, error2026('NOT_FOUND', 'Exchange not found.')));
 
-  it('against a list of lower-case ids, NYSE gets "did you mean nyse?"', async () => {
+  it.each([
+    ['lower-case ids', 'NYSE', ['nyse', 'nasdaq_phlx'], 'nyse', 'lower case'],
+    ['upper-case ids', 'nyse', ['NYSE', 'CBOE'], 'NYSE', 'upper case'],
+  ])('against a list of %s, %s gets "did you mean %s?"', async (_kind, typed, ids, meant, caseOf) => {
     const server = await unknownExchange();
-    const run = await runInProcess(['fees', 'NYSE'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['nyse', 'nasdaq_phlx']) } });
+    const run = await runInProcess(['fees', typed as string], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(ids as string[]) } });
     expect(run).toMatchObject({
       code: 4,
-      stderr: 'warning: NYSE is not among the 2 exchanges kept for profile "default"; did you mean nyse? (`mkt exchanges --refresh` reads the list again)\n'
-        + 'mkt: unknown exchange NYSE (404)\nExchange identifiers are lower case: did you mean nyse?\n',
-    });
-  });
-
-  it('against a list of upper-case ids, nyse gets "did you mean NYSE?"', async () => {
-    const server = await unknownExchange();
-    const run = await runInProcess(['fees', 'nyse'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['NYSE', 'CBOE']) } });
-    expect(run).toMatchObject({
-      code: 4,
-      stderr: 'warning: nyse is not among the 2 exchanges kept for profile "default"; did you mean NYSE? (`mkt exchanges --refresh` reads the list again)\n'
-        + 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+      stderr: `warning: ${typed} is not among the 2 exchanges kept for profile "default"; did you mean ${meant}? (\`mkt exchanges --refresh\` reads the list again)\n`
+        + `mkt: unknown exchange ${typed} (404)\nExchange identifiers are ${caseOf}: did you mean ${meant}?\n`,
     });
   });
 
