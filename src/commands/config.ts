@@ -48,7 +48,7 @@ export function registerConfigCommand(program: Command, contextFor: ContextFor):
     set: [
       { comment: "Point the prod profile at the service", command: 'mkt config set base_url https://data.example.com --profile prod' },
       { comment: 'CSV unless a command says otherwise', command: 'mkt config set format csv' },
-      { comment: 'A service of the 2026 edition: its one key header on the exchange endpoints too', command: 'mkt config set exchanges_auth header:x-service-api-access-key' },
+      { comment: 'A 2026 service: its one key header on the exchange endpoints too', command: 'mkt config set exchanges_auth header:x-service-api-access-key' },
     ],
     get: [
       { comment: "The prod profile's base URL", command: 'mkt config get base_url --profile prod' },
