@@ -107,6 +107,12 @@ describe('the 2026 error body, {"error": {code, message, details}, "meta"}', () 
     });
   });
 
+  it('NOT_FOUND is exit 4 from any endpoint, where a 404 without it is the wrong base URL', async () => {
+    const server = await serve((_request, response) => sendJson(response, 404, error2026('NOT_FOUND', 'Fee schedule result not found.')));
+    const run = await runInProcess(['results'], { env: server.env });
+    expect(run).toMatchObject({ code: 4, stdout: '', stderr: 'mkt: the service found nothing at /api/v1/fee-schedule-results (404): NOT_FOUND: Fee schedule result not found.\n' });
+  });
+
   it('NOT_FOUND from an exchange endpoint is the unknown exchange, exit 4, though its message names none', async () => {
     const server = await serve((_request, response) => sendJson(response, 404, error2026('NOT_FOUND', 'Exchange not found.')));
     const run = await runInProcess(['rules', 'nasdaq_phl'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['nasdaq', 'nasdaq_phlx']) } });
