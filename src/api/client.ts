@@ -67,7 +67,7 @@ function credentialOf(placement: KeyPlacement, apiKey: string): Credential {
  * it in another case (`nyse` for NYSE), else the closest identifier of the list. Without a list,
  * no spelling is assumed: the service's identifiers may be upper case (NYSE) or lower (nasdaq_phlx).
  */
-export function unknownExchangeHint(exchange: string, known: readonly string[] | undefined): string {
+function unknownExchangeHint(exchange: string, known: readonly string[] | undefined): string {
   const listing = '`mkt exchanges` lists the exchanges your key reaches.';
   const sameLetters = known?.find((id) => id !== exchange && id.toLowerCase() === exchange.toLowerCase());
   if (sameLetters !== undefined) {
@@ -123,7 +123,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
 
   /** A 403, or a 2026 FORBIDDEN: the key is good, not for `what`. */
   function notLicensed(error: HttpStatusError, what: string, hint?: string): NotLicensedError {
-    return new NotLicensedError(`your key is not licensed for ${what} (${error.status})${said2026(error)}`, hint === undefined ? {} : { hint });
+    return new NotLicensedError(`your key is not licensed for ${what} (${error.status})${said2026(error)}`, { hint });
   }
 
   /**
@@ -178,11 +178,11 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
         if (isRejected(error)) throw rejectedKey(error, placements.exchanges === 'bearer');
         if (isUnlicensed(error)) throw notLicensed(error, exchange, 'Ask the data operator to add it to your licence, or use another profile with --profile.');
-        if (error.status === 404 || readErrorBody(error.body).code === 'NOT_FOUND') {
-          // The 2026 NOT_FOUND of an exchange endpoint says "Exchange not found." without naming it.
-          if (readErrorBody(error.body).code === 'NOT_FOUND' || namesExchange(error.body, exchange)) {
-            throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, { hint: unknownExchangeHint(exchange, auth.knownExchanges?.()) });
-          }
+        // The 2026 NOT_FOUND of an exchange endpoint says "Exchange not found." without naming it.
+        if (readErrorBody(error.body).code === 'NOT_FOUND' || (error.status === 404 && namesExchange(error.body, exchange))) {
+          throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, { hint: unknownExchangeHint(exchange, auth.knownExchanges?.()) });
+        }
+        if (error.status === 404) {
           // An HTML page is no service's framework speaking: no need to ask the service.
           if (typeof error.body === 'object' && error.body !== null && (await listsExchanges())) {
             throw new NotFoundError(`the service does not offer ${EXCHANGE_RESOURCES[resource]} (GET ${new URL(error.url).pathname} answered 404)`, {
