@@ -74,7 +74,8 @@ function unknownExchangeHint(exchange: string, known: readonly string[] | undefi
     const caseOf = sameLetters === sameLetters.toUpperCase() ? 'upper case' : sameLetters === sameLetters.toLowerCase() ? 'lower case' : undefined;
     return caseOf ? `Exchange identifiers are ${caseOf}: did you mean ${sameLetters}?` : `Did you mean ${sameLetters}?`;
   }
-  const nearest = known === undefined ? undefined : nearestValue(exchange, known);
+  // The list may still hold what the service no longer knows: that is no suggestion.
+  const nearest = known === undefined ? undefined : nearestValue(exchange, known.filter((id) => id !== exchange));
   return nearest !== undefined ? `Did you mean ${nearest}? ${listing}` : `Check the identifier: ${listing}`;
 }
 

@@ -158,6 +158,12 @@ describe('exchange identifiers: the kept list says how they are spelt', () => {
     });
   });
 
+  it('an exchange the list holds but the service does not know is not suggested back', async () => {
+    const server = await unknownExchange();
+    const run = await runInProcess(['fees', 'nyse'], { env: { ...server.env, MKT_CACHE_DIR: cacheWith(['nyse', 'nasdaq']) } });
+    expect(run).toMatchObject({ code: 4, stderr: 'mkt: unknown exchange nyse (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n' });
+  });
+
   it('without a list, no case is assumed', async () => {
     const server = await unknownExchange();
     const run = await runInProcess(['fees', 'NYSE'], { env: server.env });
