@@ -4,6 +4,8 @@ import { type RecordedRequest, sendJson, useRecordingServers } from '../helpers/
 import type { ServerResponse } from 'node:http';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { join } from 'node:path';
+import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 
 // Issue 38, points 1 and 5: mkt reads the 2026 edition's answers (shared/service-2026.md) as
 // well as the interface document's, from the answer itself (docs/service-shapes.md).
@@ -293,5 +295,26 @@ describe('filter values in either spelling, sent in the service\'s', () => {
     const run = await runInProcess(['results', '--offline', '--fee-type', 'nonsense'], { env: { ...server.env, MKT_DATA_DIR: tempDir('mkt-data-') } });
     expect(run).toMatchObject({ code: 2, stderr: 'mkt: --fee-type: unknown value "nonsense"\nAllowed values: Option, Equity.\n' });
     expect(server.requests).toEqual([]);
+  });
+});
+
+describe('the mirror compares filter values as enumKey does', () => {
+  it('--offline --fee-symbol-classification Equity finds the records a service spelt equity_class', async () => {
+    const record = (id: string, classification: string) =>
+      Object.fromEntries(
+        FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [
+          name,
+          ({ id, exchange_name: 'nyse', fee_type: 'option', fee_category: 'fees_and_rebates', fee_charge_type: 'c', fee_amount: '$1', fee_action: 'make', fee_participant: 'customer',
+            version_id: 'v', scraped_time: '2026-02-26T00:00:50.839337+00:00', created_on: `2026-02-26T00:00:0${id}.000000`, fee_symbol_classification: classification } as Record<string, unknown>)[name]
+            ?? (name === 'fee_notes' ? '' : null),
+        ]),
+      );
+    const records = [record('1', 'equity_class'), record('2', 'etf')];
+    const server = await serve((_request, response) =>
+      sendJson(response, 200, { success: true, message: '', data: records, total_records: 2, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false }));
+    const env = { ...server.env, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'm.duckdb') };
+    expect((await runInProcess(['sync'], { env })).code).toBe(0);
+    const offline = await runInProcess(['results', '--offline', '--fee-symbol-classification', 'Equity', '-f', 'ndjson', '--columns', 'id,fee_symbol_classification'], { env });
+    expect(offline).toMatchObject({ code: 0, stdout: '{"id":"1","fee_symbol_classification":"equity_class"}\n' });
   });
 });
