@@ -65,13 +65,13 @@ _mkt_value_of() {
     --base-url|--timeout|--retries|--max-rps|--volume|--start-date|--end-date|--supplier-name|--page-size|--page-number|--limit|--mirror|--make-share|--from|--to|--port|--records|--seed|--rate|--latency) _mkt_kind=none ;;
     --sandbox-shape|--shape) _mkt_kind=choices _mkt_words=(interface 2026) ;;
     --exchange-name) _mkt_kind=list _mkt_listing=__exchanges ;;
-    --fee-type) _mkt_kind=list _mkt_words=(Option Equity) ;;
-    --fee-category) _mkt_kind=list _mkt_words=('Fee And Rebates' 'Legal Regulatory Fees' 'Market Data Fees' 'Participant Fee' 'Port Fees And Other Services') ;;
-    --fee-action) _mkt_kind=list _mkt_words=(Make Take Open Routed Other) ;;
-    --fee-participant) _mkt_kind=list _mkt_words=(Customer Firm 'Broker Dealer' 'Market Maker' 'Away Market Maker' Professional Other All) ;;
-    --fee-symbol-classification) _mkt_kind=list _mkt_words=(ETF ETN Equity Index N/A All) ;;
-    --fee-symbol-type) _mkt_kind=list _mkt_words=(Penny 'Non Penny' N/A Both) ;;
-    --fee-trade-type) _mkt_kind=list _mkt_words=('Index Options' 'Multiply Traded Options' 'Simple Order' 'Complex Order') ;;
+    --fee-type) _mkt_kind=list _mkt_listing=__fee_type ;;
+    --fee-category) _mkt_kind=list _mkt_listing=__fee_category ;;
+    --fee-action) _mkt_kind=list _mkt_listing=__fee_action ;;
+    --fee-participant) _mkt_kind=list _mkt_listing=__fee_participant ;;
+    --fee-symbol-classification) _mkt_kind=list _mkt_listing=__fee_symbol_classification ;;
+    --fee-symbol-type) _mkt_kind=list _mkt_listing=__fee_symbol_type ;;
+    --fee-trade-type) _mkt_kind=list _mkt_listing=__fee_trade_type ;;
     --order-by) _mkt_kind=choices _mkt_words=(created_on scraped_time supplier_name fee_type fee_category) ;;
     --order-dir) _mkt_kind=choices _mkt_words=(asc desc) ;;
     *) return 1 ;;
@@ -85,9 +85,11 @@ _mkt_argument_of() {
     fees:0|rules:0|order-types:0|historical:0|compare:*|diff:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
     diff:1) _mkt_kind=choices _mkt_words=(Option Equity) ;;
     'auth help:0') _mkt_kind=choices _mkt_words=(login status list logout) ;;
-    'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries) ;;
+    'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries exchanges_auth results_auth) ;;
     'config set:1') case $3 in
         format) _mkt_kind=choices _mkt_words=(table json ndjson csv parquet) ;;
+        exchanges_auth) _mkt_kind=choices _mkt_words=(bearer header:x-service-api-access-key) ;;
+        results_auth) _mkt_kind=choices _mkt_words=(bearer header:x-service-api-access-key) ;;
         *) _mkt_kind=none ;;
       esac ;;
     'config help:0') _mkt_kind=choices _mkt_words=(get set unset list path) ;;

@@ -72,31 +72,31 @@ function __mkt_values
             set list 1
             set description 'exchange name'
         case --fee-type
-            set values Option Equity
+            set values (__mkt_listed __fee_type)
             set list 1
             set description 'fee type'
         case --fee-category
-            set values 'Fee And Rebates' 'Legal Regulatory Fees' 'Market Data Fees' 'Participant Fee' 'Port Fees And Other Services'
+            set values (__mkt_listed __fee_category)
             set list 1
             set description 'fee category'
         case --fee-action
-            set values Make Take Open Routed Other
+            set values (__mkt_listed __fee_action)
             set list 1
             set description 'fee action'
         case --fee-participant
-            set values Customer Firm 'Broker Dealer' 'Market Maker' 'Away Market Maker' Professional Other All
+            set values (__mkt_listed __fee_participant)
             set list 1
             set description 'fee participant'
         case --fee-symbol-classification
-            set values ETF ETN Equity Index N/A All
+            set values (__mkt_listed __fee_symbol_classification)
             set list 1
             set description 'fee symbol classification'
         case --fee-symbol-type
-            set values Penny 'Non Penny' N/A Both
+            set values (__mkt_listed __fee_symbol_type)
             set list 1
             set description 'fee symbol type'
         case --fee-trade-type
-            set values 'Index Options' 'Multiply Traded Options' 'Simple Order' 'Complex Order'
+            set values (__mkt_listed __fee_trade_type)
             set list 1
             set description 'fee trade type'
         case --order-by
@@ -115,11 +115,15 @@ function __mkt_values
         case 'auth help:0'
             set values login status list logout
         case 'config get:0' 'config set:0' 'config unset:0'
-            set values base_url format timeout retries
+            set values base_url format timeout retries exchanges_auth results_auth
         case 'config set:1'
             switch (__mkt_position)[3]
                 case format
                     set values table json ndjson csv parquet
+                case exchanges_auth
+                    set values bearer header:x-service-api-access-key
+                case results_auth
+                    set values bearer header:x-service-api-access-key
             end
         case 'config help:0'
             set values get set unset list path

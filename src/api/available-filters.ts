@@ -1,3 +1,6 @@
+import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName } from './filters.js';
+import { enumKey } from './filter-spelling.js';
+
 /** An exchange as `mkt exchanges` lists it: the identifier, and its name and records where the service gives them. */
 export interface KnownExchange {
   id: string;
@@ -108,4 +111,64 @@ export function feeTypesByExchange(body: unknown): Map<string, string[]> | undef
   const found = exchangesOfList(body);
   if (found === undefined) return undefined;
   return new Map(found.exchanges.flatMap(({ id, feeTypes }): [string, string[]][] => (feeTypes ? [[id, feeTypes]] : [])));
+}
+
+/** The values of each enumerated filter, as the service spells them, by query parameter. */
+export type FilterValues = Partial<Record<EnumFilterName, string[]>>;
+
+/** Where "Get Available Filters" lists each filter's values: `fee_categories` for fee_category. */
+const VALUES_FIELD: Record<EnumFilterName, string> = {
+  fee_type: 'fee_types',
+  fee_category: 'fee_categories',
+  fee_action: 'fee_actions',
+  fee_participant: 'fee_participants',
+  fee_symbol_classification: 'fee_symbol_classifications',
+  fee_symbol_type: 'fee_symbol_types',
+  fee_trade_type: 'fee_trade_types',
+};
+
+/**
+ * What a filter value from the service must look like to be kept: words of letters and digits
+ * with `_`, `/`, `&`, `.` and `-` between them, as both editions write theirs (`Fee And Rebates`,
+ * `fees_and_rebates`, `N/A`). It is sent back in a query and offered by shell completion.
+ */
+export function isFilterValue(value: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9 _/&.-]{0,63}$/.test(value);
+}
+
+/**
+ * The values of each enumerated filter in an answer of "Get Available Filters" (either
+ * edition's: `data.fee_types`, `data.fee_categories`, …), in the service's spelling; a filter
+ * the answer does not list is left out, and so is a value that is not plain (isFilterValue).
+ * Undefined when the answer has another shape.
+ */
+export function filterValuesOf(body: unknown): FilterValues | undefined {
+  const data = isObject(body) && isObject(body.data) ? body.data : undefined;
+  if (data === undefined) return undefined;
+  const values: FilterValues = {};
+  for (const name of ENUM_FILTER_NAMES) {
+    const listed = data[VALUES_FIELD[name]];
+    if (Array.isArray(listed)) values[name] = [...new Set(strings(listed).filter(isFilterValue))];
+  }
+  return values;
+}
+
+/**
+ * The values each enumerated filter takes, one spelling per value (enumKey): the service's own
+ * where it lists the value (the table's among several of the service's, as the interface
+ * sandbox lists `Option` and `OPTION`), then the table's values that the service does not list.
+ */
+export function allowedFilterValues(learned: FilterValues | null | undefined): Record<EnumFilterName, string[]> {
+  const allowed = {} as Record<EnumFilterName, string[]>;
+  for (const name of ENUM_FILTER_NAMES) {
+    const table: readonly string[] = ENUM_FILTER_VALUES[name];
+    const byKey = new Map<string, string>();
+    for (const value of learned?.[name] ?? []) {
+      const key = enumKey(value);
+      if (!byKey.has(key) || table.includes(value)) byKey.set(key, value);
+    }
+    for (const value of table) if (!byKey.has(enumKey(value))) byKey.set(enumKey(value), value);
+    allowed[name] = [...byKey.values()];
+  }
+  return allowed;
 }

@@ -1,6 +1,7 @@
 import {
   AuthError,
   HttpStatusError,
+  InterruptedError,
   type MktError,
   NotFoundError,
   NotLicensedError,
@@ -9,10 +10,12 @@ import {
   UsageError,
 } from '../core/errors.js';
 import type { Credential, Transport } from '../http/transport.js';
+import { nearestValue } from '../core/nearest.js';
 import { serverText } from '../http/server-text.js';
-import { describeErrorBody } from './error-body.js';
+import { describeErrorBody, readErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
-import { AVAILABLE_FILTERS, EXCHANGE_LIST, type ExchangeResource, exchangePath, RESULTS, RESULTS_KEY_HEADER, resultPath, versionPath } from './paths.js';
+import { DEFAULT_KEY_PLACEMENTS, type KeyPlacement, type KeyPlacements } from './key-placement.js';
+import { AVAILABLE_FILTERS, EXCHANGE_LIST, EXCHANGE_RESOURCES, type ExchangeResource, exchangePath, RESULTS, resultPath, versionPath } from './paths.js';
 import { RECORD_ID_FIELDS } from './record-id.js';
 import { checkResultsPage, malformedAnswer, recordNamed } from './results-page.js';
 import { type Includes, toResultsSearchParams } from './results-query.js';
@@ -60,6 +63,37 @@ export interface ClientAuth {
   apiKey: string;
   /** Where the key came from, for the hint when the service rejects it. */
   keySource: 'env' | 'stored' | 'sandbox' | 'none';
+  /** Which header carries the key, per family of endpoints; the interface document's by default. */
+  placements?: KeyPlacements;
+  /**
+   * The exchange identifiers the profile's kept list holds (`mkt exchanges`), for the hint of an
+   * unknown exchange; undefined when none is kept.
+   */
+  knownExchanges?: () => readonly string[] | undefined;
+}
+
+/** The key where `placement` puts it, and how --verbose shows it. */
+function credentialOf(placement: KeyPlacement, apiKey: string): Credential {
+  if (placement === 'bearer') return { name: 'authorization', value: `Bearer ${apiKey}`, redacted: 'Authorization: Bearer ***' };
+  const name = placement.slice('header:'.length);
+  return { name, value: apiKey, redacted: `${name}: ***` };
+}
+
+/**
+ * What to try after a 404 for an exchange: the list's own spelling of it where the list holds
+ * it in another case (`nyse` for NYSE), else the closest identifier of the list. Without a list,
+ * no spelling is assumed: the service's identifiers may be upper case (NYSE) or lower (nasdaq_phlx).
+ */
+function unknownExchangeHint(exchange: string, known: readonly string[] | undefined): string {
+  const listing = '`mkt exchanges` lists the exchanges your key reaches.';
+  const sameLetters = known?.find((id) => id !== exchange && id.toLowerCase() === exchange.toLowerCase());
+  if (sameLetters !== undefined) {
+    const caseOf = sameLetters === sameLetters.toUpperCase() ? 'upper case' : sameLetters === sameLetters.toLowerCase() ? 'lower case' : undefined;
+    return caseOf ? `Exchange identifiers are ${caseOf}: did you mean ${sameLetters}?` : `Did you mean ${sameLetters}?`;
+  }
+  // The list may still hold what the service no longer knows: that is no suggestion.
+  const nearest = known === undefined ? undefined : nearestValue(exchange, known.filter((id) => id !== exchange));
+  return nearest !== undefined ? `Did you mean ${nearest}? ${listing}` : `Check the identifier: ${listing}`;
 }
 
 /** What a JSON value is, in words, without quoting the server's text. */
@@ -78,27 +112,67 @@ function exchangeBodyProblem(body: unknown): string | undefined {
 
 export function createServiceClient(transport: Transport, auth: ClientAuth): ServiceClient {
   const { apiKey } = auth;
-  // The two schemes of the service document: a bearer token on the exchange endpoints, a header of its own on results.
-  const bearer: Credential = { name: 'authorization', value: `Bearer ${apiKey}`, redacted: 'Authorization: Bearer ***' };
-  const resultsKey: Credential = { name: RESULTS_KEY_HEADER, value: apiKey, redacted: `${RESULTS_KEY_HEADER}: ***` };
+  const placements = auth.placements ?? DEFAULT_KEY_PLACEMENTS;
+  const exchangesKey = credentialOf(placements.exchanges, apiKey);
+  const resultsKey = credentialOf(placements.results, apiKey);
 
-  function rejectedKey(): AuthError {
-    const hint =
-      auth.keySource === 'env'
-        ? 'MKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.'
-        : 'Run `mkt auth login` to store a valid key.';
-    return new AuthError('the service rejected the API key (401)', { hint });
+  /** What a 2026 error body said, `: CODE: message`, to end a message with; nothing for other bodies, whose words mkt does not show there. */
+  function said2026(error: HttpStatusError): string {
+    const { code, text } = readErrorBody(error.body, apiKey);
+    return code !== undefined && text !== undefined ? `: ${text}` : '';
   }
 
-  /** 422s and other rejections: say what the service said, in one line, cleaned of the key and control characters. */
+  /** A rejected key; `bearerOnExchanges` when the exchange endpoints sent it as a bearer token. */
+  function rejectedKey(error: HttpStatusError, bearerOnExchanges = false): AuthError {
+    const said = said2026(error);
+    // A 2026 service takes the results endpoint's header everywhere: a bearer token is no key to it.
+    const hint =
+      said !== '' && bearerOnExchanges
+        ? `The 2026 edition takes the key in one header on every endpoint: mkt config set exchanges_auth ${placements.results}`
+        : auth.keySource === 'env'
+          ? 'MKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.'
+          : 'Run `mkt auth login` to store a valid key.';
+    return new AuthError(`the service rejected the API key (${error.status})${said}`, { hint });
+  }
+
+  /** Whether the service says, by status or by its 2026 code, that the key is rejected (401) or not licensed (403). */
+  const isRejected = (error: HttpStatusError) => error.status === 401 || readErrorBody(error.body).code === 'UNAUTHORIZED';
+  const isUnlicensed = (error: HttpStatusError) => error.status === 403 || readErrorBody(error.body).code === 'FORBIDDEN';
+
+  /** A 403, or a 2026 FORBIDDEN: the key is good, not for `what`. */
+  function notLicensed(error: HttpStatusError, what: string, hint?: string): NotLicensedError {
+    return new NotLicensedError(`your key is not licensed for ${what} (${error.status})${said2026(error)}`, { hint });
+  }
+
+  /**
+   * 422s and other rejections: say what the service said, in one line, cleaned of the key and
+   * control characters. A 2026 VALIDATION_ERROR is a usage error with its details, and a 2026
+   * NOT_FOUND is exit 4, whatever the status that carries them.
+   */
   function withServiceDetail(error: HttpStatusError): MktError {
-    const detail = describeErrorBody(error.body, apiKey);
-    if (error.status === 422 || error.status === 400) {
+    const { code, text: detail } = readErrorBody(error.body, apiKey);
+    if (error.status === 422 || error.status === 400 || code === 'VALIDATION_ERROR') {
       return new UsageError(`the service rejected the request (${error.status})${detail ? `: ${detail}` : ''}`);
     }
+    if (code === 'NOT_FOUND') return new NotFoundError(`the service found nothing at ${new URL(error.url).pathname} (${error.status})${detail ? `: ${detail}` : ''}`);
     return detail
       ? new HttpStatusError(error.status, error.statusText, error.url, error.body, { detail, hint: error.hint, retryAfter: error.retryAfter })
       : error;
+  }
+
+  /**
+   * Whether the base URL is the service, asked after a 404 that names nothing: its exchange list
+   * (the 2026 reference's) answers with a list. Such a service does not offer the endpoint that
+   * answered 404; any other base URL is not the service.
+   */
+  async function listsExchanges(): Promise<boolean> {
+    try {
+      const body = await transport.getJson(EXCHANGE_LIST, new URLSearchParams(), resultsKey);
+      return typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data);
+    } catch (error) {
+      if (error instanceof InterruptedError) throw error;
+      return false;
+    }
   }
 
   /** A 5xx that outlived the retries: the one line also says what the server last said. */
@@ -115,26 +189,25 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
     async fetchExchangeResource(exchange, resource, query = {}) {
       let body: unknown;
       try {
-        body = await transport.getJson(exchangePath(exchange, resource), new URLSearchParams(query), bearer, {
+        body = await transport.getJson(exchangePath(exchange, resource), new URLSearchParams(query), exchangesKey, {
           'content-type': 'application/json',
         });
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
-        if (error.status === 401) throw rejectedKey();
-        if (error.status === 403) {
-          throw new NotLicensedError(`your key is not licensed for ${exchange} (403)`, {
-            hint: 'Ask the data operator to add it to your licence, or use another profile with --profile.',
-          });
+        if (isRejected(error)) throw rejectedKey(error, placements.exchanges === 'bearer');
+        if (isUnlicensed(error)) throw notLicensed(error, exchange, 'Ask the data operator to add it to your licence, or use another profile with --profile.');
+        // The 2026 NOT_FOUND of an exchange endpoint says "Exchange not found." without naming it.
+        if (readErrorBody(error.body).code === 'NOT_FOUND' || (error.status === 404 && namesExchange(error.body, exchange))) {
+          throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, { hint: unknownExchangeHint(exchange, auth.knownExchanges?.()) });
         }
         if (error.status === 404) {
-          if (!namesExchange(error.body, exchange)) throw notTheService(error);
-          const upper = exchange.toUpperCase();
-          throw new NotFoundError(`unknown exchange ${exchange} (404)`, {
-            hint:
-              upper !== exchange
-                ? `Exchange identifiers are upper case: did you mean ${upper}?`
-                : 'Check the identifier: `mkt exchanges` lists the exchanges your key reaches.',
-          });
+          // An HTML page is no service's framework speaking: no need to ask the service.
+          if (typeof error.body === 'object' && error.body !== null && (await listsExchanges())) {
+            throw new NotFoundError(`the service does not offer ${EXCHANGE_RESOURCES[resource]} (GET ${new URL(error.url).pathname} answered 404)`, {
+              hint: 'Its 2026 reference has no such endpoint: `mkt results --exchange-name EXCHANGE` lists the fees it has.',
+            });
+          }
+          throw notTheService(error);
         }
         throw withServiceDetail(error);
       }
@@ -149,10 +222,10 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         body = await transport.getJson(RESULTS, toResultsSearchParams(query), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
-        if (error.status === 401) throw rejectedKey();
-        if (error.status === 403) throw new NotLicensedError('your key is not licensed for these results (403)');
-        // The results endpoint takes no identifier: a 404 there can only mean the wrong server.
-        if (error.status === 404) throw notTheService(error);
+        if (isRejected(error)) throw rejectedKey(error);
+        if (isUnlicensed(error)) throw notLicensed(error, 'these results');
+        // The results endpoint takes no identifier: a 404 there without the service's NOT_FOUND can only mean the wrong server.
+        if (error.status === 404 && readErrorBody(error.body).code !== 'NOT_FOUND') throw notTheService(error);
         throw withServiceDetail(error);
       }
       return checkResultsPage(body, { host: transport.host, key: apiKey, page: query.page_number ?? 0 });
@@ -163,8 +236,8 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         return await transport.getJson(AVAILABLE_FILTERS, new URLSearchParams(exchangeNames.map((name): [string, string] => ['exchange_name', name])), resultsKey);
       } catch (error) {
         if (!(error instanceof HttpStatusError)) throw exhausted(error);
-        if (error.status === 401) throw rejectedKey();
-        if (error.status === 403) throw new NotLicensedError('your key is not licensed for the available filters (403)');
+        if (isRejected(error)) throw rejectedKey(error);
+        if (isUnlicensed(error)) throw notLicensed(error, 'the available filters');
         // The document names the operation but not its path: a service without it is not an error.
         if (error.status === 404 || error.status === 405) return undefined;
         throw withServiceDetail(error);
@@ -215,9 +288,9 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       return await transport.getJson(path, query, resultsKey);
     } catch (error) {
       if (!(error instanceof HttpStatusError)) throw exhausted(error);
-      if (error.status === 401) throw rejectedKey();
-      if (error.status === 403) throw new NotLicensedError('your key is not licensed for these results (403)');
-      if (error.status === 404 && errorCodeOf(error.body) === 'NOT_FOUND') throw new NotFoundError(`${notFound} (404)`);
+      if (isRejected(error)) throw rejectedKey(error);
+      if (isUnlicensed(error)) throw notLicensed(error, 'these results');
+      if (error.status === 404 && readErrorBody(error.body).code === 'NOT_FOUND') throw new NotFoundError(`${notFound} (404)`);
       if (error.status === 404 || error.status === 405) return undefined;
       throw withServiceDetail(error);
     }
@@ -225,11 +298,6 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => kindOf(value) === 'an object';
-
-/** The code of a 2026 error body, `{"error": {"code", "message"}}`, or undefined for any other body. */
-function errorCodeOf(body: unknown): unknown {
-  return isObject(body) && isObject(body.error) ? body.error.code : undefined;
-}
 
 /**
  * Whether a 404 is the service's own "no such exchange": a JSON body whose `detail` (or

@@ -31,8 +31,8 @@ export function exchangePath(exchange: string, resource: ExchangeResource): Serv
   return [...API, 'exchanges', exchange, ...EXCHANGE_RESOURCES[resource].split('/')];
 }
 
-/** Header that carries the key on the results endpoint. */
-export const RESULTS_KEY_HEADER = 'x-service-api-access-key';
+/** Header that carries the key on the results endpoint (src/api/key-placement.ts, which the settings read without the paths). */
+export { RESULTS_KEY_HEADER } from './key-placement.js';
 /** Header that carries the remaining request quota on every response. */
 export const RATE_LIMIT_REMAINING_HEADER = 'x-ratelimit-remaining';
 

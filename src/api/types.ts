@@ -3,6 +3,8 @@
  * The sandbox serves these and the client reads them: this file is the one source of truth.
  */
 
+import type { ServiceShape } from './record-id.js';
+
 /** A tier of an exchange fee schedule (key pattern `tier_<n>`). */
 export interface FeeTier {
   volume: number;
@@ -163,8 +165,24 @@ export interface RecordRelationships {
 /** A line item of either shape, told apart by shapeOfRecord (src/api/record-id.ts); its id is recordIdOf's. */
 export type ResultRecord = FeeScheduleResult | FeeScheduleResult2026;
 
-/** The envelope of the results endpoint. */
+/**
+ * A results page as every caller reads it, whichever envelope the service sent
+ * (src/api/results-page.ts): the records as sent, and the counts that steer a walk.
+ */
 export interface FeeScheduleResultsPage {
+  /** The edition whose envelope the answer used (docs/service-shapes.md). */
+  shape: ServiceShape;
+  data: ResultRecord[];
+  /** The interface document's `total_records`, the 2026 edition's `meta.record_count`. */
+  total_records: number;
+  page_size: number;
+  total_pages: number;
+  /** 0-indexed; echoes page_number. */
+  current_page: number;
+}
+
+/** The results endpoint's envelope as the interface document gives it: flat, as the sandbox sends it. */
+export interface InterfaceResultsEnvelope {
   success: boolean;
   message: string;
   data: ResultRecord[];

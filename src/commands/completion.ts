@@ -4,6 +4,7 @@ import type { ContextFor } from './context.js';
 import { addExamples } from './examples.js';
 import { matchAllowed } from './flag-values.js';
 import { SCRIPT_FILES, type Shell, SHELLS } from './shells.js';
+import { ENUM_FILTER_NAMES } from '../api/filters.js';
 
 
 /** Writes text to stdout; a reader that went away (`mkt completion zsh | true`) is no error. */
@@ -69,4 +70,25 @@ export function registerCompletionCommand(program: Command, contextFor: ContextF
       }
       await writeOut(context.deps.stdout, ids.map((id) => `${id}\n`).join(''));
     });
+
+  // For the completion scripts: each enumerated filter's values, in the spelling the profile's
+  // service uses where it has been kept, with the interface document's table. No request.
+  for (const name of ENUM_FILTER_NAMES) {
+    program
+      .command(`__${name}`, { hidden: true })
+      .action(async (_flags: unknown, self: Command) => {
+        const context = contextFor(self);
+        const { cacheDirectory } = await import('../config/paths.js');
+        const { readFilterValues } = await import('../config/exchange-cache.js');
+        const { allowedFilterValues } = await import('../api/available-filters.js');
+        const { resolveProfile } = await import('../config/resolve.js');
+        let kept;
+        try {
+          kept = readFilterValues(cacheDirectory(context.deps.env), resolveProfile(context.globals.profile, context.deps.env).profile)?.values;
+        } catch {
+          // A profile name mkt refuses: the table's values alone.
+        }
+        await writeOut(context.deps.stdout, allowedFilterValues(kept)[name].map((value) => `${value}\n`).join(''));
+      });
+  }
 }

@@ -16,24 +16,25 @@ export function registerConfigCommand(program: Command, contextFor: ContextFor):
     .command('config')
     .summary("Manage a profile's settings")
     .description(
-      'Manage the settings of a profile: base_url, format, timeout, retries. Flags and variables outrank them '
-        + '(mkt auth status shows what applies).',
+      'Manage the settings of a profile: base_url, format, timeout, retries, and exchanges_auth and results_auth, '
+        + 'where the exchange endpoints and the results endpoints take the key (bearer or header:<name>; docs/service-shapes.md). '
+        + 'Flags and variables outrank them (mkt auth status shows what applies).',
     );
   const getCommand = config
     .command('get')
     .description("Print a setting's stored value; exit 1 if it is not set.")
-    .argument('<name>', 'base_url, format, timeout or retries')
+    .argument('<name>', 'base_url, format, timeout, retries, exchanges_auth or results_auth')
     .action(async (name: string, _flags: unknown, self: Command) => get(contextFor(self), name));
   const setCommand = config
     .command('set')
     .description('Store a setting in the profile.')
-    .argument('<name>', 'base_url, format, timeout or retries')
-    .argument('<value>', 'an http(s) URL, a format, seconds, or a number of retries')
+    .argument('<name>', 'base_url, format, timeout, retries, exchanges_auth or results_auth')
+    .argument('<value>', 'an http(s) URL, a format, seconds, a number of retries, or bearer or header:<name>')
     .action(async (name: string, value: string, _flags: unknown, self: Command) => set(contextFor(self), name, value));
   const unsetCommand = config
     .command('unset')
     .description('Remove a setting from the profile (nothing to remove is not an error).')
-    .argument('<name>', 'base_url, format, timeout or retries')
+    .argument('<name>', 'base_url, format, timeout, retries, exchanges_auth or results_auth')
     .action(async (name: string, _flags: unknown, self: Command) => unset(contextFor(self), name));
   const listCommand = config
     .command('list')
@@ -48,6 +49,7 @@ export function registerConfigCommand(program: Command, contextFor: ContextFor):
     set: [
       { comment: "Point the prod profile at the service", command: 'mkt config set base_url https://data.example.com --profile prod' },
       { comment: 'CSV unless a command says otherwise', command: 'mkt config set format csv' },
+      { comment: 'A 2026 service: its one key header on the exchange endpoints too', command: 'mkt config set exchanges_auth header:x-service-api-access-key' },
     ],
     get: [
       { comment: "The prod profile's base URL", command: 'mkt config get base_url --profile prod' },

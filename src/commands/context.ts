@@ -139,11 +139,13 @@ export class Context {
     }
     // auth login checks a key that settings() has not seen.
     this.log.conceal(apiKey);
-    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }] = await Promise.all([
+    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }, { keptExchangeIds }, { cacheDirectory }] = await Promise.all([
       import('../http/transport.js'),
       import('../http/retry.js'),
       import('../api/client.js'),
       import('../core/version.js'),
+      import('../config/exchange-cache.js'),
+      import('../config/paths.js'),
     ]);
     const transport = await createTransport({
       baseUrl,
@@ -159,7 +161,12 @@ export class Context {
       proxyEnv,
     });
     this.defer(() => transport.close());
-    return createServiceClient(transport, { apiKey, keySource: settings.keySource });
+    return createServiceClient(transport, {
+      apiKey,
+      keySource: settings.keySource,
+      placements: settings.keyPlacements,
+      knownExchanges: () => keptExchangeIds(cacheDirectory(this.deps.env), settings),
+    });
   }
 
   /** Runs fn when the invocation ends, last registered first. */
@@ -192,8 +199,11 @@ export class Context {
       onUnreadableSettings: (error) => this.log.warn(`${error.message}; --sandbox goes on without it`),
     });
     const { startSandbox } = await import('../sandbox/server.js');
-    const sandbox = await startSandbox({ port: 0, shape: this.globals.sandboxShape });
+    const [sandbox, { DEFAULT_KEY_PLACEMENTS, RESULTS_KEY_HEADER }] = await Promise.all([startSandbox({ port: 0, shape: this.globals.sandboxShape }), import('../api/key-placement.js')]);
     this.defer(() => sandbox.close());
-    return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox' };
+    // The sandbox takes the key as its shape's document does, whatever the profile's service wants:
+    // the 2026 edition's one header everywhere.
+    const keyPlacements = this.globals.sandboxShape === '2026' ? { exchanges: `header:${RESULTS_KEY_HEADER}` as const, results: `header:${RESULTS_KEY_HEADER}` as const } : DEFAULT_KEY_PLACEMENTS;
+    return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox', keyPlacements };
   }
 }

@@ -7,6 +7,7 @@ import { writeDataset } from '../output/write.js';
 import { outputOptions } from './output-options.js';
 import { type ExchangeList, readExchangeList, writeExchangeList } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
+import { keepFilterValues } from './service-spelling.js';
 
 /** The table's headers; names and fee types wrap at their spaces rather than lose their ends. */
 const TABLE_COLUMNS = {
@@ -32,7 +33,12 @@ function columnsOf(exchanges: readonly KnownExchange[]): Column[] {
 async function fetchExchangeList(context: Context): Promise<ExchangeList> {
   const client = await context.client();
   let found = exchangesOfList(await unlessMalformed(client.fetchExchangeList()));
-  if (found === undefined) found = exchangesOf(await unlessMalformed(client.fetchAvailableFilters()));
+  if (found === undefined) {
+    const body = await unlessMalformed(client.fetchAvailableFilters());
+    found = exchangesOf(body);
+    // The same answer spells the filters' values: kept beside the list, for results and sync.
+    if (body !== undefined) await keepFilterValues(context, body);
+  }
   if (found === undefined) {
     throw new MktError(`${client.host} does not list its exchanges (GET /api/v1/exchanges/, nor Get Available Filters, GET /api/v1/fee-schedule-results/filters)`, {
       hint: "The exchanges of your results: mkt results --all --columns exchange_name -f ndjson | jq -r .exchange_name | sort -u",

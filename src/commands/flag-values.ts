@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import { nearestValue } from '../core/nearest.js';
+import { enumKey } from '../api/filter-spelling.js';
 import { parseVolume } from '../api/tiers.js';
 
 /** Commander collector for a repeatable flag that also takes comma-separated values. */
@@ -74,9 +75,13 @@ export function parseExchangeId(value: string): string {
   });
 }
 
-/** Matches one value case-insensitively and returns it in the allowed spelling. */
+/**
+ * Matches one value as the service's editions compare them (enumKey: case, `_` for a space, a
+ * final plural s) and returns it in the allowed spelling.
+ */
 export function matchAllowed<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  const match = allowed.find((candidate) => candidate.toLowerCase() === value.toLowerCase());
+  const key = enumKey(value);
+  const match = allowed.find((candidate) => enumKey(candidate) === key);
   if (match !== undefined) return match;
   const suggestion = nearestValue(value, allowed);
   throw new UsageError(

@@ -1,5 +1,5 @@
 import type { Context } from './context.js';
-import { readExchangeList } from '../config/exchange-cache.js';
+import { keptExchangeIds } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
 import { NotFoundError } from '../core/errors.js';
 import { nearestValue } from '../core/nearest.js';
@@ -20,8 +20,7 @@ interface UnkeptExchange {
 async function unkeptExchanges(context: Context, typed: readonly string[]): Promise<UnkeptExchange[]> {
   if (typed.length === 0) return [];
   const settings = await context.settings();
-  if (settings.keySource === 'sandbox') return [];
-  const known = readExchangeList(cacheDirectory(context.deps.env), settings.profile)?.exchanges.map((exchange) => exchange.id) ?? [];
+  const known = keptExchangeIds(cacheDirectory(context.deps.env), settings) ?? [];
   if (known.length === 0) return [];
   return typed
     .filter((id) => !known.includes(id))

@@ -62,7 +62,7 @@ function pickAlias(flags: FilterFlags, name: 'startDate' | 'endDate', alias: 'si
   return flags[name] ?? flags[alias];
 }
 
-/** The filters of the flags, checked: a bad value is a UsageError and nothing is sent. */
+/** The filters of the flags, checked but for the enumerated values (inServiceSpelling): a bad value is a UsageError and nothing is sent. */
 export function toFilterQuery(flags: FilterFlags): ResultsQuery {
   const query: ResultsQuery = {};
   const exchanges = [...(flags.exchangeName ?? []), ...(flags.exchange ?? [])];
@@ -70,7 +70,8 @@ export function toFilterQuery(flags: FilterFlags): ResultsQuery {
   if (flags.supplierName?.length) query.supplier_name = flags.supplierName;
   for (const name of ENUM_FILTER_NAMES) {
     const values = flags[camel(name) as keyof FilterFlags] as string[] | undefined;
-    if (values?.length) query[name] = values.map((value) => matchAllowed(flagOf(name), value, ENUM_FILTER_VALUES[name]));
+    // Checked and spelt as the service spells them when the command runs (src/commands/service-spelling.ts).
+    if (values?.length) query[name] = values;
   }
   const dates = parseDateRange(
     { flag: '--start-date', value: pickAlias(flags, 'startDate', 'since', '--start-date') },
@@ -155,6 +156,8 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
     .action(async (flags: ResultsFlags, self: Command) => {
       const request = toResultsRequest(flags);
       const context = contextFor(self);
+      const { inServiceSpelling } = await import('./service-spelling.js');
+      request.query = await inServiceSpelling(context, request.query, { offline: request.offline !== undefined });
       let mirror: MirrorOpening | undefined;
       if (request.offline) {
         const { beginOpening } = await import('./mirror-location.js');

@@ -26,10 +26,11 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
     .option('--full-refresh', 'walk every page and rebuild the mirror, for other filters or another service too')
     .option('--exit-code', 'exit 10 when the sync changed the mirror, 0 when nothing changed')
     .action(async (flags: SyncFlags, self: Command) => {
+      const context = contextFor(self);
+      const [{ runSync }, { inServiceSpelling }] = await Promise.all([import('./sync-run.js'), import('./service-spelling.js')]);
       // The citations are part of what the mirror holds: each sync of it asks for the same ones (docs/mirror.md).
-      const filters = { ...toFilterQuery(flags), ...includesOf(flags) };
-      const { runSync } = await import('./sync-run.js');
-      await runSync(contextFor(self), { filters, mirror: flags.mirror, fullRefresh: flags.fullRefresh === true, exitCode: flags.exitCode === true });
+      const filters = { ...(await inServiceSpelling(context, toFilterQuery(flags))), ...includesOf(flags) };
+      await runSync(context, { filters, mirror: flags.mirror, fullRefresh: flags.fullRefresh === true, exitCode: flags.exitCode === true });
     });
   addExamples(command, [
     { comment: 'An analyst: a local copy of every result, then SQL over it', command: 'mkt sync && mkt sql "SELECT exchange_name, count(*) FROM results GROUP BY 1"' },

@@ -1,3 +1,4 @@
+import { DEFAULT_KEY_PLACEMENTS, type KeyPlacements } from '../api/key-placement.js';
 import type { Format } from '../output/formats.js';
 import { type ConfigFiles, configDirectory, configFiles } from './paths.js';
 import { readProfileSettings, readStoredApiKey, storedProfileNames } from './store.js';
@@ -24,6 +25,8 @@ export interface ResolvedSettings {
   timeoutSeconds: number;
   /** --retries, then the profile's, then 4. */
   retries: number;
+  /** Which header carries the key, per family of endpoints: the profile's, then the interface document's. */
+  keyPlacements: KeyPlacements;
   configDir: string;
 }
 
@@ -99,6 +102,10 @@ export function resolveSettings(input: {
     defaultFormat: stored.format,
     timeoutSeconds: flags.timeout ?? stored.timeout ?? SETTING_DEFAULTS.timeout,
     retries: flags.retries ?? stored.retries ?? SETTING_DEFAULTS.retries,
+    keyPlacements: {
+      exchanges: stored.exchanges_auth ?? DEFAULT_KEY_PLACEMENTS.exchanges,
+      results: stored.results_auth ?? DEFAULT_KEY_PLACEMENTS.results,
+    },
     configDir,
   };
 }

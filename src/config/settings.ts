@@ -1,3 +1,4 @@
+import { type KeyPlacement, parseKeyPlacement } from '../api/key-placement.js';
 import { UsageError } from '../core/errors.js';
 import { nearestValue } from '../core/nearest.js';
 import { FORMATS, type Format } from '../output/formats.js';
@@ -12,15 +13,21 @@ export interface ProfileSettings {
   timeout?: number;
   /** Retries per request, a whole number ≥ 0. @default 4 */
   retries?: number;
+  /** Where the exchange endpoints take the key: `bearer` or `header:<name>`. @default bearer */
+  exchanges_auth?: KeyPlacement;
+  /** Where the results endpoint, its filters and the exchange list take the key. @default header:x-service-api-access-key */
+  results_auth?: KeyPlacement;
 }
 export type SettingName = keyof ProfileSettings;
 
-export const SETTING_NAMES = ['base_url', 'format', 'timeout', 'retries'] as const satisfies readonly SettingName[];
+export const SETTING_NAMES = ['base_url', 'format', 'timeout', 'retries', 'exchanges_auth', 'results_auth'] as const satisfies readonly SettingName[];
 
 export const SETTING_DEFAULTS = { timeout: 30, retries: 4 } as const satisfies ProfileSettings;
 
 /** A day: longer is surely a typo, and timers overflow past 24.8 days. */
 const MAX_TIMEOUT_SECONDS = 86_400;
+
+const KEY_PLACEMENT_EXPECTED = 'bearer or header:<name>, with a header name (an RFC 9110 token) the request does not set itself';
 
 interface SettingRule<T> {
   /** Completes "<name> must be …". */
@@ -45,6 +52,8 @@ const SETTING_RULES: { [K in SettingName]-?: SettingRule<NonNullable<ProfileSett
     expected: 'a whole number ≥ 0',
     parse: (text) => (/^\d+$/.test(text) && Number.isSafeInteger(Number(text)) ? Number(text) : undefined),
   },
+  exchanges_auth: { expected: KEY_PLACEMENT_EXPECTED, parse: parseKeyPlacement },
+  results_auth: { expected: KEY_PLACEMENT_EXPECTED, parse: parseKeyPlacement },
 };
 
 function parseHttpUrl(text: string): string | undefined {

@@ -1,12 +1,13 @@
 import type { Argument, Option } from 'commander';
-import { ENUM_FILTER_VALUES, FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
+import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName, FIXED_VALUE_PARAMETERS, flagOf } from '../api/filters.js';
+import { DEFAULT_KEY_PLACEMENTS } from '../api/key-placement.js';
 import { EXCHANGE_FIELD_NAMES, RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/formats.js';
 
 /** The hidden commands that print, one per line, what is only known when completing. */
-export type ListingCommand = '__profiles' | '__exchanges';
+export type ListingCommand = '__profiles' | '__exchanges' | `__${EnumFilterName}`;
 
 /** What a shell may offer for an option's value or an argument. */
 export type ValueCompletion =
@@ -28,9 +29,16 @@ const NONE: ValueCompletion = { kind: 'none' };
 const choices = (values: readonly string[], commaSeparated = false): ValueCompletion => ({ kind: 'choices', values, commaSeparated });
 const listed = (command: ListingCommand, commaSeparated = false): ValueCompletion => ({ kind: 'listed', command, commaSeparated });
 
-/** The results filters that take a fixed set of values, by flag (src/api/filters.ts). */
+/**
+ * The results parameters that take a fixed set of values, by flag (src/api/filters.ts): the
+ * enumerated filters' values read at TAB (`mkt __fee_category`: the service's spelling where
+ * kept, src/commands/service-spelling.ts), the sort's from the table.
+ */
 const FILTER_VALUES: ReadonlyMap<string, ValueCompletion> = new Map(
-  FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [flagOf(name), choices(values, repeatable)]),
+  FIXED_VALUE_PARAMETERS.map(({ name, values, repeatable }) => [
+    flagOf(name),
+    (ENUM_FILTER_NAMES as readonly string[]).includes(name) ? listed(`__${name as EnumFilterName}`, repeatable) : choices(values, repeatable),
+  ]),
 );
 
 /** The commands that write fee schedule results. */
@@ -65,8 +73,11 @@ export function optionValues(option: Option, commandPath: readonly string[]): Va
 /** Commands whose `<name>` argument is a setting name (src/config/settings.ts). */
 const SETTING_COMMANDS = new Set(['config get', 'config set', 'config unset']);
 
-/** The settings that take one of a fixed set of values; the others take free text. */
-const SETTING_CHOICES: Readonly<Record<string, readonly string[]>> = { format: FORMATS };
+/** Where the key may go: the two schemes of the service's documents (src/api/paths.ts). */
+const KEY_PLACEMENTS = [...new Set(Object.values(DEFAULT_KEY_PLACEMENTS))];
+
+/** The settings that take one of a fixed set of values, or offer the usual ones; the others take free text. */
+const SETTING_CHOICES: Readonly<Record<string, readonly string[]>> = { format: FORMATS, exchanges_auth: KEY_PLACEMENTS, results_auth: KEY_PLACEMENTS };
 
 /** What to complete for a command's positional argument. */
 export function argumentValues(commandPath: readonly string[], argument: Argument): ValueCompletion {

@@ -97,15 +97,13 @@ export class MirrorResults implements ResultsSource {
     cursor.taken += data.length;
     cursor.nextPage++;
     return {
-      success: true,
-      message: 'Results retrieved from the mirror.',
+      // The edition the mirror's records came in (a mirror synced from nothing yet: the interface's).
+      shape: this.mirror.shape ?? 'interface',
       data,
       total_records: total,
       page_size: pageSize,
       total_pages: Math.ceil(total / pageSize),
       current_page: pageNumber,
-      query_time: 0,
-      disable_jsonable_encoder: false,
     };
   }
 
@@ -140,7 +138,7 @@ function dayStartMicros(date: string): bigint {
 function enumKeySql(column: string): string {
   const words = `string_split_regex(CASE WHEN lower(${column}) = 'n/a' THEN 'not applicable' ELSE lower(${column}) END, '[\\s_]+')`;
   const singular = `CASE WHEN length(w) > 3 AND suffix(w, 's') AND NOT suffix(w, 'ss') THEN w[1:-2] ELSE w END`;
-  return `array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' ')`;
+  return `regexp_replace(array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' '), '^equity class$', 'equity')`;
 }
 
 /** The WHERE clause of the service's filters, with their values bound; `createdOn`, the column that says which version is newest. */

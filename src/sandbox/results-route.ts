@@ -1,4 +1,4 @@
-import type { FeeScheduleResultsPage } from '../api/types.js';
+import type { InterfaceResultsEnvelope } from '../api/types.js';
 import { licenceOf } from './keys.js';
 import { jsonResponse, RESULTS_UNAUTHORIZED_BODY, type SandboxResponse, validationResponse } from './responses.js';
 import type { ResultsDataset } from './results-dataset.js';
@@ -24,7 +24,7 @@ export class ResultsRoute {
     if ('issues' in parsed) return validationResponse(parsed.issues);
     const { search } = parsed;
     const slice = this.index.slice(search);
-    const page: FeeScheduleResultsPage = {
+    const page: InterfaceResultsEnvelope = {
       success: true,
       message: 'Fee schedule results retrieved successfully.',
       data: slice.indexes.map((index) => this.records.build(index)),

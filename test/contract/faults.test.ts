@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FeeScheduleResultsPage } from '../../src/api/types.js';
+import type { InterfaceResultsEnvelope } from '../../src/api/types.js';
 import { RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -11,7 +11,7 @@ type Outcome = 'ok' | 'html-503' | 'retry-429' | 'truncated-200' | 'other';
 
 interface Try {
   outcome: Outcome;
-  body?: FeeScheduleResultsPage;
+  body?: InterfaceResultsEnvelope;
 }
 
 async function attempt(sandbox: RunningSandbox, pathAndQuery: string): Promise<Try> {
@@ -24,7 +24,7 @@ async function attempt(sandbox: RunningSandbox, pathAndQuery: string): Promise<T
   }
   if (response.status === 503 && response.headers.get('content-type') === 'text/html' && text.includes('<html>')) return { outcome: 'html-503' };
   if (response.status === 429 && response.headers.get('retry-after') === '1') return { outcome: 'retry-429' };
-  if (response.status === 200) return { outcome: 'ok', body: JSON.parse(text) as FeeScheduleResultsPage };
+  if (response.status === 200) return { outcome: 'ok', body: JSON.parse(text) as InterfaceResultsEnvelope };
   return { outcome: 'other' };
 }
 

@@ -1,6 +1,6 @@
 import { type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH } from '../../src/api/paths.js';
 import { pathText } from '../../src/http/base-url.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
+import type { FeeScheduleResult, InterfaceResultsEnvelope } from '../../src/api/types.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 /** Query parameters; an array is sent as a repeated parameter. */
@@ -38,7 +38,7 @@ export interface ResultsRequest {
   path?: string;
 }
 
-export async function getResults<Body = FeeScheduleResultsPage>(
+export async function getResults<Body = InterfaceResultsEnvelope>(
   sandbox: RunningSandbox,
   request: ResultsRequest = {},
 ): Promise<Answer<Body>> {
@@ -73,9 +73,9 @@ export async function getExchange<Body = unknown>(
 export async function getAllResults(
   sandbox: RunningSandbox,
   request: ResultsRequest = {},
-): Promise<{ records: FeeScheduleResult[]; pages: FeeScheduleResultsPage[] }> {
+): Promise<{ records: FeeScheduleResult[]; pages: InterfaceResultsEnvelope[] }> {
   const records: FeeScheduleResult[] = [];
-  const pages: FeeScheduleResultsPage[] = [];
+  const pages: InterfaceResultsEnvelope[] = [];
   for (let page = 0; ; page++) {
     const { status, body } = await getResults(sandbox, {
       ...request,

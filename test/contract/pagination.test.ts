@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FeeScheduleResultsPage } from '../../src/api/types.js';
+import type { InterfaceResultsEnvelope } from '../../src/api/types.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { getAllResults, getResults } from './http.js';
 
 const RECORDS = 250;
 const sandbox = useSandbox({ records: RECORDS });
 
-function withoutQueryTime(page: FeeScheduleResultsPage): Omit<FeeScheduleResultsPage, 'query_time'> {
+function withoutQueryTime(page: InterfaceResultsEnvelope): Omit<InterfaceResultsEnvelope, 'query_time'> {
   const { query_time: _ignored, ...rest } = page;
   return rest;
 }

@@ -16,7 +16,7 @@ async function recorder(...args: Parameters<typeof startRecordingServer>) {
 }
 
 describe('what the client sends', () => {
-  it('maps every results flag to its query parameter, in the document spelling', async () => {
+  it('maps every results flag to its query parameter, in the document spelling when the service lists no filter values', async () => {
     const server = await recorder((_request, response) => sendJson(response, 200, emptyResultsPage(50, 3)));
     const run = await runInProcess(
       [
@@ -45,6 +45,7 @@ describe('what the client sends', () => {
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual([]);
     expect(server.requests.map((request) => request.url)).toEqual([
+      '/api/v1/fee-schedule-results/filters',
       '/api/v1/fee-schedule-results?exchange_name=NYSE&exchange_name=CBOE&exchange_name=IEX'
         + '&supplier_name=New+York+Stock+Exchange&fee_type=Option&fee_category=Market+Data+Fees'
         + '&fee_action=Make&fee_action=Take&fee_participant=Market+Maker&fee_symbol_classification=ETF'
@@ -203,7 +204,7 @@ describe('failures map to exit codes', () => {
     expect(run).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+      stderr: 'mkt: unknown exchange nyse (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n',
     });
     expect(server.requests).toHaveLength(1);
   });

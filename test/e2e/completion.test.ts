@@ -87,7 +87,8 @@ function typeInto(shellCommand: string, keys: string, env: NodeJS.ProcessEnv): P
 }
 
 /** A stand-in for mkt that prints its arguments, to see what the shell inserted. */
-const ECHO_ARGS = `mkt() { printf '<%s>' "$@"; printf '\\n'; }`;
+// The hidden commands the scripts run at TAB (mkt __fee_category) still reach the real mkt.
+const ECHO_ARGS = `mkt() { case $1 in __*) command mkt "$@" ;; *) printf '<%s>' "$@"; printf '\\n' ;; esac; }`;
 
 describe(`bash${missing('bash')}`, () => {
   it.skipIf(!HAS.bash).each([
@@ -97,7 +98,7 @@ describe(`bash${missing('bash')}`, () => {
     [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout', 'help']],
     [['mkt', 'config', ''], ['get', 'set', 'unset', 'list', 'path', 'help']],
     [['mkt', 'completion', ''], ['bash', 'zsh', 'fish']],
-    [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries']],
+    [['mkt', 'config', 'set', ''], ['base_url', 'format', 'timeout', 'retries', 'exchanges_auth', 'results_auth']],
     [['mkt', 'results', '--fee-t'], ['--fee-type', '--fee-trade-type']],
     [['mkt', 'results', '--format', ''], ['table', 'json', 'ndjson', 'csv', 'parquet']],
     [['mkt', 'results', '--format', '=', 'n'], ['ndjson']],
@@ -222,7 +223,7 @@ describe(`zsh${missing('zsh')}`, () => {
     ['mkt he', ['help']],
     ['mkt help co', ['compare', 'config', 'completion']],
     ['mkt auth ', ['login', 'status', 'list', 'logout', 'help']],
-    ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries']],
+    ['mkt config unset ', ['base_url', 'format', 'timeout', 'retries', 'exchanges_auth', 'results_auth']],
     ['mkt results --fee-t', ['--fee-type', '--fee-trade-type']],
     ['mkt results --format=', ['table', 'json', 'ndjson', 'csv', 'parquet']],
     ['mkt --profile dev results --fee-type ', ['Option', 'Equity']],
@@ -284,7 +285,7 @@ describe(`fish${missing('fish')}`, () => {
     ['mkt he', ['help']],
     ['mkt help co', ['compare', 'completion', 'config']],
     ['mkt config ', ['get', 'help', 'list', 'path', 'set', 'unset']],
-    ['mkt config get ', ['base_url', 'format', 'retries', 'timeout']],
+    ['mkt config get ', ['base_url', 'exchanges_auth', 'format', 'results_auth', 'retries', 'timeout']],
     ['mkt results --fee-t', ['--fee-trade-type', '--fee-type']],
     ['mkt results -f ', ['csv', 'json', 'ndjson', 'parquet', 'table']],
     ['mkt --profile dev results --fee-type ', ['Equity', 'Option']],

@@ -78,9 +78,9 @@ describe('mkt config', () => {
     [['config', 'set', 'retries', 'many'], 'mkt: retries must be a whole number ≥ 0, not "many"\n'],
     [['config', 'set', 'format', 'xml'], 'mkt: format must be one of table, json, ndjson, csv, parquet, not "xml"\n'],
     [['config', 'set', 'base_url', 'ftp://files.example.test'], 'mkt: base_url must be an http:// or https:// URL, not "ftp://files.example.test"\n'],
-    [['config', 'set', 'colour', 'red'], 'mkt: unknown setting "colour"\nSettings are: base_url, format, timeout, retries.\n'],
-    [['config', 'get', 'api_key'], 'mkt: unknown setting "api_key"\nSettings are: base_url, format, timeout, retries.\n'],
-    [['config', 'unset', 'key'], 'mkt: unknown setting "key"\nSettings are: base_url, format, timeout, retries.\n'],
+    [['config', 'set', 'colour', 'red'], 'mkt: unknown setting "colour"\nSettings are: base_url, format, timeout, retries, exchanges_auth, results_auth.\n'],
+    [['config', 'get', 'api_key'], 'mkt: unknown setting "api_key"\nSettings are: base_url, format, timeout, retries, exchanges_auth, results_auth.\n'],
+    [['config', 'unset', 'key'], 'mkt: unknown setting "key"\nSettings are: base_url, format, timeout, retries, exchanges_auth, results_auth.\n'],
     [['config', 'list', '--profile', 'no good'],
       'mkt: invalid profile name "no good" (from --profile)\n'
       + 'A profile name is up to 64 letters, digits, "-" and "_", starting with a letter or digit.\n'],

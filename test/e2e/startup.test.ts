@@ -58,7 +58,7 @@ describe('start-up loads only what the command needs', () => {
     expect(heavyIn(files)).toEqual([]);
   });
 
-  it.each(['__profiles', '__exchanges'])('mkt %s, run at every TAB, loads nothing heavy', async (command) => {
+  it.each(['__profiles', '__exchanges', '__fee_category'])('mkt %s, run at every TAB, loads nothing heavy', async (command) => {
     const files = await filesLoaded([command]);
     expect(files).toContain('src/commands/completion.ts');
     expect(heavyIn(files)).toEqual([]);

@@ -38,9 +38,18 @@ describe('checkResultsPage', () => {
     ['one record', { data: ids(1), total_records: 1, total_pages: 1 }, 0],
     ['the largest count', { total_records: 2 ** 53 - 1, page_size: 1, total_pages: 2 ** 53 - 1 }, 0],
     ['an id of 256 characters', { data: [{ id: 'i'.repeat(256) }], total_records: 1, total_pages: 1 }, 0],
-  ])('accepts %s, and returns the body as it is', (_name, fields, page) => {
+  ])('accepts %s, and returns its records as they are and its counts', (_name, fields, page) => {
     const body = envelope(fields);
-    expect(checkResultsPage(body, asked(page))).toBe(body);
+    const checked = checkResultsPage(body, asked(page));
+    expect(checked).toEqual({
+      shape: 'interface',
+      data: body.data,
+      total_records: body.total_records,
+      page_size: body.page_size,
+      total_pages: body.total_pages,
+      current_page: body.current_page,
+    });
+    expect(checked.data).toBe(body.data);
   });
 
   it.each<[string, unknown, string]>([
@@ -63,5 +72,52 @@ describe('checkResultsPage', () => {
     expect((refusal(envelope({ total_pages: 'x'.repeat(10_000) })) as Error).message).toBe(
       `api.example.com sent a malformed answer: total_pages is "${'x'.repeat(39)}…, not a whole number from 0 to 2⁵³ − 1`,
     );
+  });
+
+  describe('the 2026 envelope, {data, meta}', () => {
+    const page2026 = (meta: Record<string, unknown>, data: unknown = []) => ({
+      data,
+      meta: { record_count: 0, total_pages: 0, current_page: 0, page_size: 100, query_time_ms: 3, ...meta },
+    });
+    const recordIds = (count: number) => Array.from({ length: count }, (_, index) => ({ record_id: `r${index}`, fee_notes: null }));
+
+    it('is read from meta, record_count as total_records, the records as sent', () => {
+      const data = recordIds(2);
+      const checked = checkResultsPage(page2026({ record_count: 102, total_pages: 2, current_page: 1 }, data), asked(1));
+      expect(checked).toEqual({ shape: '2026', data, total_records: 102, page_size: 100, total_pages: 2, current_page: 1 });
+      expect(checked.data).toBe(data);
+    });
+
+    it.each<[string, unknown, string]>([
+      ['meta that is not an object', { data: [], meta: null }, 'meta is null, not an object'],
+      ['no record_count', page2026({ record_count: undefined }), 'meta.record_count is missing'],
+      ['a fractional page_size', page2026({ page_size: 2.5 }), 'meta.page_size is 2.5, not a whole number from 0 to 2⁵³ − 1'],
+      ['pages that do not add up', page2026({ record_count: 4242, total_pages: 4242, page_size: 10 }), 'meta.total_pages is 4242, but 4242 records at 10 a page make 425'],
+      ['another page than the one asked', page2026({ current_page: 3 }), 'meta.current_page is 3, but page 0 was asked for'],
+      ['page_size 0 with records', page2026({ record_count: 1, total_pages: 1, page_size: 0 }), 'meta.page_size is 0, but meta.record_count is 1'],
+      ['more records than page_size', page2026({ record_count: 3, total_pages: 2, page_size: 2 }, recordIds(3)), 'data holds 3 records, more than meta.page_size 2'],
+      ['a record without an id', page2026({ record_count: 1, total_pages: 1 }, [{ id: 7 }]), 'data[0].record_id is missing'],
+      ['an empty record_id', page2026({ record_count: 1, total_pages: 1 }, [{ record_id: '' }]), 'data[0].record_id is "", not a non-empty string'],
+      ['a record_id of 257 characters', page2026({ record_count: 1, total_pages: 1 }, [{ record_id: 'r'.repeat(257) }]), 'data[0].record_id is 257 characters long, more than 256'],
+      ['data that is not an array', page2026({}, {}), 'data is {}, not an array'],
+      [
+        'both envelopes at once',
+        { ...page2026({}), total_records: 0 },
+        "the body holds both the interface document's flat total_records… and the 2026 edition's meta",
+      ],
+    ])('refuses %s, naming the field as the server sent it', (_name, body, what) => {
+      const error = refusal(body);
+      expect(error).toBeInstanceOf(MalformedResponseError);
+      expect((error as Error).message).toBe(`api.example.com sent a malformed answer: ${what}`);
+    });
+
+    it('takes a record by the id it carries, either name, under either envelope', () => {
+      expect(checkResultsPage(page2026({ record_count: 1, total_pages: 1 }, [{ id: 'a' }]), asked()).total_records).toBe(1);
+      expect(checkResultsPage(envelope({ data: [{ record_id: 'b' }], total_records: 1, total_pages: 1 }), asked()).shape).toBe('interface');
+    });
+
+    it('reads a body with neither envelope as the interface document\'s, whose counts it then misses', () => {
+      expect((refusal({ data: [] }) as Error).message).toBe('api.example.com sent a malformed answer: total_records is missing');
+    });
   });
 });

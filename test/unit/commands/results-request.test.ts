@@ -3,7 +3,7 @@ import { UsageError } from '../../../src/core/errors.js';
 import { toResultsRequest } from '../../../src/commands/results.js';
 
 describe('toResultsRequest', () => {
-  it('sends enumerated values in the document spelling, merging aliases', () => {
+  it('merges aliases, and keeps enumerated values as typed, for inServiceSpelling to spell as the service does', () => {
     const request = toResultsRequest({
       exchangeName: ['NYSE'],
       exchange: ['CBOE'],
@@ -17,8 +17,8 @@ describe('toResultsRequest', () => {
     });
     expect(request.query).toEqual({
       exchange_name: ['NYSE', 'CBOE'],
-      fee_type: ['Option', 'Equity'],
-      fee_category: ['Fee And Rebates'],
+      fee_type: ['option', 'EQUITY'],
+      fee_category: ['fee and rebates'],
       start_date: '2024-01-01',
       end_date: '2024-06-30',
       latest_only: true,

@@ -18,6 +18,7 @@ beforeEach(async () => {
   await setSetting(files, 'default', 'format', 'csv');
   await setSetting(files, 'default', 'timeout', 9);
   await setSetting(files, 'default', 'retries', 1);
+  await setSetting(files, 'default', 'exchanges_auth', 'header:x-service-api-access-key');
   await storeApiKey(files, 'default', 'stored-key-1111');
   await setSetting(files, 'work', 'base_url', 'https://work.example.test');
   await storeApiKey(files, 'work', 'work-key-2222');
@@ -51,11 +52,12 @@ describe('resolveSettings', () => {
       defaultFormat: 'csv',
       timeoutSeconds: 9,
       retries: 1,
+      keyPlacements: { exchanges: 'header:x-service-api-access-key', results: 'header:x-service-api-access-key' },
       configDir: dir,
     });
   });
 
-  it('falls back to the defaults: profile "default", 30 s, 4 retries, no base URL, no key, no format', () => {
+  it('falls back to the defaults: profile "default", 30 s, 4 retries, the interface document\'s key headers, no base URL, no key, no format', () => {
     expect(resolveSettings({ flags: {}, env: { MKT_CONFIG_DIR: join(dir, 'empty') } })).toEqual({
       profile: 'default',
       profileSource: 'default',
@@ -63,6 +65,7 @@ describe('resolveSettings', () => {
       defaultFormat: undefined,
       timeoutSeconds: 30,
       retries: 4,
+      keyPlacements: { exchanges: 'bearer', results: 'header:x-service-api-access-key' },
       configDir: join(dir, 'empty'),
     });
   });

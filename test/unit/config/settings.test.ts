@@ -51,9 +51,31 @@ describe('parseSetting', () => {
   });
 });
 
+describe('exchanges_auth and results_auth: where the key goes', () => {
+  it.each([
+    ['bearer', 'bearer'],
+    ['header:x-service-api-access-key', 'header:x-service-api-access-key'],
+    ['header:X-Api-Key', 'header:x-api-key'],
+    [' header:x_key ', 'header:x_key'],
+  ])('takes %j as %j', (text, value) => {
+    expect(parseSetting('exchanges_auth', text)).toBe(value);
+    expect(parseSetting('results_auth', text)).toBe(value);
+  });
+
+  it.each(['Bearer', 'basic', 'header:', 'header:x api key', 'header:x-key:', 'header:x-kéy', 'header:x-key\r\nx-other: 1', 'header:host', 'header:Content-Length', `header:${'x'.repeat(65)}`])(
+    'refuses %j: a header name is an RFC 9110 token the request does not set itself',
+    (text) => {
+      expect(() => parseSetting('exchanges_auth', text)).toThrow(
+        `exchanges_auth must be bearer or header:<name>, with a header name (an RFC 9110 token) the request does not set itself, not ${JSON.stringify(text)}`,
+      );
+    },
+  );
+});
+
 describe('parseSettingName', () => {
-  it('accepts the four settings', () => {
-    expect(['base_url', 'format', 'timeout', 'retries'].map(parseSettingName)).toEqual(['base_url', 'format', 'timeout', 'retries']);
+  it('accepts the six settings', () => {
+    const names = ['base_url', 'format', 'timeout', 'retries', 'exchanges_auth', 'results_auth'];
+    expect(names.map(parseSettingName)).toEqual(names);
   });
 
   it('rejects anything else, listing the valid names', () => {
@@ -65,7 +87,7 @@ describe('parseSettingName', () => {
     }
     expect(caught).toBeInstanceOf(UsageError);
     expect((caught as UsageError).message).toBe('unknown setting "base-url"; did you mean base_url?');
-    expect((caught as UsageError).hint).toBe('Settings are: base_url, format, timeout, retries.');
+    expect((caught as UsageError).hint).toBe('Settings are: base_url, format, timeout, retries, exchanges_auth, results_auth.');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../../../src/api/filters.js';
+import { ENUM_FILTER_NAMES, ORDER_BY_VALUES, ORDER_DIR_VALUES } from '../../../src/api/filters.js';
 import { RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import { SETTING_NAMES } from '../../../src/config/settings.js';
 import { FORMATS } from '../../../src/output/formats.js';
@@ -29,12 +29,8 @@ describe('the completion model of the program', () => {
     ]);
   });
 
-  it.each(ENUM_FILTER_NAMES)('completes every value of --%s, item by item', (name) => {
-    expect(option('results', `--${name.replaceAll('_', '-')}`).value).toEqual({
-      kind: 'choices',
-      values: ENUM_FILTER_VALUES[name],
-      commaSeparated: true,
-    });
+  it.each(ENUM_FILTER_NAMES)('completes every value of --%s, item by item, as mkt lists them at TAB', (name) => {
+    expect(option('results', `--${name.replaceAll('_', '-')}`).value).toEqual({ kind: 'listed', command: `__${name}`, commaSeparated: true });
   });
 
   it('completes --order-by, --order-dir and --format from their lists', () => {
@@ -65,7 +61,11 @@ describe('the completion model of the program', () => {
     for (const path of ['config get', 'config set', 'config unset']) {
       expect(command(path).arguments[0]?.value).toEqual({ kind: 'choices', values: SETTING_NAMES, commaSeparated: false });
     }
-    expect(command('config set').arguments[1]?.value).toEqual({ kind: 'choicesAfter', choices: { format: FORMATS } });
+    const keyPlacements = ['bearer', 'header:x-service-api-access-key'];
+    expect(command('config set').arguments[1]?.value).toEqual({
+      kind: 'choicesAfter',
+      choices: { format: FORMATS, exchanges_auth: keyPlacements, results_auth: keyPlacements },
+    });
     expect(command('completion').arguments[0]?.value).toMatchObject({ values: ['bash', 'zsh', 'fish'] });
   });
 
