@@ -1,3 +1,4 @@
+import { isJsonObject } from '../core/json-object.js';
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, type EnumFilterName } from './filters.js';
 import { enumKey } from './filter-spelling.js';
 
@@ -18,7 +19,6 @@ export function isExchangeId(value: string): boolean {
   return /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(value);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The first of `names` that `entry` holds as a string. */
 function stringField(entry: Record<string, unknown>, names: readonly string[]): string | undefined {
@@ -45,13 +45,13 @@ function countField(entry: Record<string, unknown>, names: readonly string[] = [
  * plain token (letters, digits, `.`, `_`, `-`) is dropped: it ends up in shell completion.
  */
 export function exchangesOf(body: unknown): FoundExchanges | undefined {
-  const entries = isObject(body) && isObject(body.data) ? body.data.exchange_names : undefined;
+  const entries = isJsonObject(body) && isJsonObject(body.data) ? body.data.exchange_names : undefined;
   if (!Array.isArray(entries)) return undefined;
   return collectExchanges(entries, (entry) => {
-    const id = typeof entry === 'string' ? entry : isObject(entry) ? stringField(entry, ['exchange_name', 'id', 'exchange']) : undefined;
+    const id = typeof entry === 'string' ? entry : isJsonObject(entry) ? stringField(entry, ['exchange_name', 'id', 'exchange']) : undefined;
     if (id === undefined) return undefined;
-    const name = isObject(entry) ? (stringField(entry, ['name', 'supplier_name']) ?? null) : null;
-    return { id, name, records: isObject(entry) ? countField(entry) : null };
+    const name = isJsonObject(entry) ? (stringField(entry, ['name', 'supplier_name']) ?? null) : null;
+    return { id, name, records: isJsonObject(entry) ? countField(entry) : null };
   });
 }
 
@@ -82,11 +82,11 @@ function collectExchanges(entries: readonly unknown[], read: (entry: unknown) =>
  * fee types. Undefined when the answer has another shape.
  */
 export function exchangesOfList(body: unknown): FoundExchanges | undefined {
-  const entries = isObject(body) ? body.data : undefined;
+  const entries = isJsonObject(body) ? body.data : undefined;
   if (!Array.isArray(entries)) return undefined;
   return collectExchanges(entries, (entry) => {
-    const id = isObject(entry) ? stringField(entry, ['name']) : undefined;
-    if (!isObject(entry) || id === undefined) return undefined;
+    const id = isJsonObject(entry) ? stringField(entry, ['name']) : undefined;
+    if (!isJsonObject(entry) || id === undefined) return undefined;
     return {
       id,
       name: stringField(entry, ['display_name']) ?? null,
@@ -98,7 +98,7 @@ export function exchangesOfList(body: unknown): FoundExchanges | undefined {
 
 /** The fee types in an answer of "Get Available Filters", `data.fee_types`; undefined when the answer has another shape. */
 export function feeTypesOf(body: unknown): string[] | undefined {
-  const values = isObject(body) && isObject(body.data) ? body.data.fee_types : undefined;
+  const values = isJsonObject(body) && isJsonObject(body.data) ? body.data.fee_types : undefined;
   return Array.isArray(values) ? strings(values) : undefined;
 }
 
@@ -143,7 +143,7 @@ export function isFilterValue(value: string): boolean {
  * Undefined when the answer has another shape.
  */
 export function filterValuesOf(body: unknown): FilterValues | undefined {
-  const data = isObject(body) && isObject(body.data) ? body.data : undefined;
+  const data = isJsonObject(body) && isJsonObject(body.data) ? body.data : undefined;
   if (data === undefined) return undefined;
   const values: FilterValues = {};
   for (const name of ENUM_FILTER_NAMES) {

@@ -10,6 +10,7 @@ import {
   UsageError,
 } from '../core/errors.js';
 import type { Credential, Transport } from '../http/transport.js';
+import { isJsonObject } from '../core/json-object.js';
 import { nearestValue } from '../core/nearest.js';
 import { serverText } from '../http/server-text.js';
 import { describeErrorBody, readErrorBody } from './error-body.js';
@@ -260,8 +261,8 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
     async fetchResult(recordId, includes) {
       const body = await getByIdOrUndefined(resultPath(recordId), toResultsSearchParams(includes), `no ${recordNamed(recordId)}`);
       if (body === undefined) return undefined;
-      const record = isObject(body) ? body.data : undefined;
-      if (!isObject(record)) return malformedRecord(`data is ${kindOf(record)}, not a record`);
+      const record = isJsonObject(body) ? body.data : undefined;
+      if (!isJsonObject(record)) return malformedRecord(`data is ${kindOf(record)}, not a record`);
       if (!Object.values(RECORD_ID_FIELDS).some((name) => typeof record[name] === 'string' && record[name] !== '')) {
         return malformedRecord('data has no id or record_id');
       }
@@ -297,7 +298,6 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => kindOf(value) === 'an object';
 
 /**
  * Whether a 404 is the service's own "no such exchange": a JSON body whose `detail` (or

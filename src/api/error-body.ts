@@ -1,3 +1,4 @@
+import { isJsonObject } from '../core/json-object.js';
 import { serverText } from '../http/server-text.js';
 
 /** Most entries of a 2026 VALIDATION_ERROR's `details` a message lists: the rest are counted. */
@@ -18,7 +19,7 @@ export interface ServiceErrorBody {
  * gives neither code nor text. Cleaned by serverText: the key, if given, never comes back out.
  */
 export function readErrorBody(body: unknown, key?: string): ServiceErrorBody {
-  const error = isObject(body) && isObject(body.error) ? body.error : undefined;
+  const error = isJsonObject(body) && isJsonObject(body.error) ? body.error : undefined;
   if (error !== undefined && (typeof error.code === 'string' || typeof error.message === 'string')) {
     const code = typeof error.code === 'string' ? error.code : undefined;
     const words = [code, typeof error.message === 'string' ? error.message : undefined].filter((part) => part !== undefined).join(': ');
@@ -44,7 +45,7 @@ function detailsText(details: readonly unknown[]): string {
 /** One entry of `details`: text as it is, `{loc, msg}` or `{field, message}` as `where: what`, anything else as its JSON. */
 function detailText(detail: unknown): string {
   if (typeof detail === 'string') return detail;
-  if (isObject(detail)) {
+  if (isJsonObject(detail)) {
     const where = Array.isArray(detail.loc) ? locationOf(detail.loc) : typeof detail.field === 'string' ? detail.field : '';
     const what = typeof detail.msg === 'string' ? detail.msg : typeof detail.message === 'string' ? detail.message : undefined;
     if (what !== undefined) return where ? `${where}: ${what}` : what;
@@ -57,7 +58,7 @@ const locationOf = (loc: readonly unknown[]): string => loc.filter((part) => par
 
 /** FastAPI's `detail`, or the interface document's `message`. */
 function flatDescription(body: unknown): string | undefined {
-  if (!isObject(body)) return undefined;
+  if (!isJsonObject(body)) return undefined;
   const { detail, message } = body;
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
@@ -71,7 +72,3 @@ function flatDescription(body: unknown): string | undefined {
   return typeof message === 'string' ? message : undefined;
 }
 
-/** A JSON object: not null, not an array. */
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

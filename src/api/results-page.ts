@@ -1,4 +1,5 @@
 import { MalformedResponseError } from '../core/errors.js';
+import { isJsonObject } from '../core/json-object.js';
 import { serverText } from '../http/server-text.js';
 import { MAX_ID_LENGTH, RECORD_ID_FIELDS, type ServiceShape, shapeOfRecord } from './record-id.js';
 import type { FeeScheduleResultsPage, ResultRecord } from './types.js';
@@ -73,12 +74,12 @@ function shapeOfPage(body: Record<string, unknown>): ServiceShape | 'both' {
 function pageOrProblem(body: unknown, page: number, quoted: (value: unknown) => string): FeeScheduleResultsPage | string {
   const isNot = (name: string, value: unknown, what: string) =>
     value === undefined ? `${name} is missing` : `${name} is ${quoted(value)}, not ${what}`;
-  if (!isRecord(body)) return isNot('the body', body, 'an object');
+  if (!isJsonObject(body)) return isNot('the body', body, 'an object');
   const shape = shapeOfPage(body);
   if (shape === 'both') return "the body holds both the interface document's flat total_records… and the 2026 edition's meta";
   const fields = COUNT_FIELDS[shape];
   const meta = shape === '2026' ? body.meta : body;
-  if (!isRecord(meta)) return isNot('meta', meta, 'an object');
+  if (!isJsonObject(meta)) return isNot('meta', meta, 'an object');
   const counts: Record<string, unknown> = shape === '2026' ? { ...meta, total_records: meta.record_count } : meta;
   for (const name of COUNTS) {
     if (!isCount(counts[name])) return isNot(fields[name], counts[name], 'a whole number from 0 to 2⁵³ − 1');
@@ -98,7 +99,7 @@ function pageOrProblem(body: unknown, page: number, quoted: (value: unknown) => 
   if (data.length > size) return `data holds ${data.length} records, more than ${fields.page_size} ${size}`;
   for (let index = 0; index < data.length; index++) {
     const record: unknown = data[index];
-    if (!isRecord(record)) return isNot(`data[${index}]`, record, 'an object');
+    if (!isJsonObject(record)) return isNot(`data[${index}]`, record, 'an object');
     // Records are told apart by id alone: an empty one would make distinct records one.
     const name = idFieldOf(record, shape);
     const id = record[name];
@@ -117,10 +118,6 @@ function idFieldOf(record: Record<string, unknown>, shape: ServiceShape): string
   return typeof record[name] === 'string' ? name : RECORD_ID_FIELDS[shape];
 }
 
-/** A JSON object: not null, not an array. */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A count a walk can do arithmetic with: 1.5, -1, "3" and 1e300 are not. */
 function isCount(value: unknown): value is number {

@@ -4,7 +4,7 @@
  * without a numeric volume and rebate is left out, and a schedule without its two fees is refused.
  */
 
-import { isRecord } from './results-page.js';
+import { isJsonObject } from '../core/json-object.js';
 
 /** The rates of a schedule at one monthly volume: `at_volume` in `fees --volume`, a row of `compare`. */
 export interface RatesAtVolume {
@@ -67,9 +67,9 @@ export function blendedRate(rates: RatesAtVolume, makeShare: number): number {
 
 /** A schedule with its tier_thresholds as a list, `{"tier": "tier_1", "volume", "maker_rebate"}`, in the service's order. */
 function withTierList(schedule: unknown): unknown {
-  if (!isRecord(schedule) || !isRecord(schedule.fee_schedule) || !isRecord(schedule.fee_schedule.tier_thresholds)) return schedule;
+  if (!isJsonObject(schedule) || !isJsonObject(schedule.fee_schedule) || !isJsonObject(schedule.fee_schedule.tier_thresholds)) return schedule;
   // The name first, and kept should a tier hold a field of that name.
-  const tiers = Object.entries(schedule.fee_schedule.tier_thresholds).map(([tier, fields]) => Object.assign({ tier }, isRecord(fields) ? fields : {}, { tier }));
+  const tiers = Object.entries(schedule.fee_schedule.tier_thresholds).map(([tier, fields]) => Object.assign({ tier }, isJsonObject(fields) ? fields : {}, { tier }));
   return { ...schedule, fee_schedule: { ...schedule.fee_schedule, tier_thresholds: tiers } };
 }
 

@@ -4,6 +4,7 @@ import {
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MktError } from '../core/errors.js';
+import { isJsonObject } from '../core/json-object.js';
 import type { ConfigFiles, ConfigName } from './paths.js';
 import { checkApiKey, parseSetting, type ProfileSettings, SETTING_NAMES, type SettingName } from './settings.js';
 
@@ -35,9 +36,6 @@ const FIX_HINT = 'Fix the file by hand, or delete it and set the values again.';
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * What JSON.parse found wrong, where it says: its words only when they quote nothing of the file
@@ -87,8 +85,8 @@ function readJson(file: string): unknown {
 /** The `profiles` table of a file's content, checked for shape (not values). */
 function profileTable(data: unknown, file: string): ProfileTable {
   if (data === undefined) return {};
-  const profiles = isPlainObject(data) ? (data.profiles ?? {}) : undefined;
-  if (!isPlainObject(profiles) || !Object.values(profiles).every(isPlainObject)) {
+  const profiles = isJsonObject(data) ? (data.profiles ?? {}) : undefined;
+  if (!isJsonObject(profiles) || !Object.values(profiles).every(isJsonObject)) {
     throw new MktError(`${file} does not hold {"profiles": {"<name>": {…}}}`, { hint: FIX_HINT });
   }
   return profiles as ProfileTable;
@@ -205,7 +203,7 @@ async function update(
     if (!change(entries)) return false;
     const next: ProfileTable = { ...profiles, [profile]: entries };
     if (Object.keys(entries).length === 0) delete next[profile];
-    const content = { ...(isPlainObject(data) ? data : {}), profiles: next };
+    const content = { ...(isJsonObject(data) ? data : {}), profiles: next };
     // Tab-indented, as `conf` wrote them: files from before change only where a value does.
     usable(files.dir, () => replaceFile(file, `${JSON.stringify(content, undefined, '\t')}\n`, FILE_MODES[name]));
     return true;

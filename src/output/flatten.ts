@@ -1,3 +1,4 @@
+import { isJsonObject } from '../core/json-object.js';
 import type { JsonObject } from './exporter.js';
 
 /**
@@ -7,12 +8,9 @@ import type { JsonObject } from './exporter.js';
  */
 export type FlatRow = Record<string, unknown>;
 
-export function isPlainObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isArrayOfObjects(value: unknown): value is JsonObject[] {
-  return Array.isArray(value) && value.length > 0 && value.every(isPlainObject);
+  return Array.isArray(value) && value.length > 0 && value.every(isJsonObject);
 }
 
 /**
@@ -92,7 +90,7 @@ function flattenInto(object: JsonObject, prefix: string): FlatRow[] {
   let rows: FlatRow[] = [{}];
   for (const [key, value] of Object.entries(object)) {
     const name = prefix === '' ? key : `${prefix}.${key}`;
-    if (isPlainObject(value)) {
+    if (isJsonObject(value)) {
       rows = combine(rows, flattenInto(value, name));
     } else if (isArrayOfObjects(value)) {
       rows = combine(rows, value.flatMap((element) => flattenInto(element, name)));

@@ -1,5 +1,5 @@
 import type { JsonObject } from './exporter.js';
-import { isPlainObject } from './flatten.js';
+import { isJsonObject } from '../core/json-object.js';
 
 /** Selected paths as a tree: `true` keeps the whole value below. */
 type Selection = Map<string, Selection | true>;
@@ -28,7 +28,7 @@ function selectionOf(select: readonly string[]): Selection {
 function project(value: unknown, selection: Selection | true): unknown {
   if (selection === true) return value;
   if (Array.isArray(value)) return value.map((element) => project(element, selection));
-  if (!isPlainObject(value)) return null;
+  if (!isJsonObject(value)) return null;
   const out: JsonObject = {};
   for (const [key, child] of selection) out[key] = project(value[key] ?? null, child);
   return out;

@@ -1,7 +1,7 @@
 import type { ExchangeResource } from '../../api/paths.js';
 import type { ExchangeFeeSchedule, ExchangeOrderTypes, ExchangeRules, HistoricalFeeSchedules } from '../../api/types.js';
 import type { OutputTarget } from '../exporter.js';
-import { isPlainObject } from '../flatten.js';
+import { isJsonObject } from '../../core/json-object.js';
 import { ChunkSink, isBrokenPipe } from '../sink.js';
 import { renderFeesView } from './fees.js';
 import { renderHistoricalView } from './historical.js';
@@ -25,22 +25,22 @@ function render(resource: ExchangeResource, body: unknown, target: OutputTarget)
 
 /** The containers of a fee schedule (ExchangeFeeSchedule): of `fees`, and each of `historical`'s. */
 function isFeeSchedule(body: unknown): boolean {
-  return isPlainObject(body) && isPlainObject(body.fee_schedule) && isPlainObject(body.fee_schedule.tier_thresholds);
+  return isJsonObject(body) && isJsonObject(body.fee_schedule) && isJsonObject(body.fee_schedule.tier_thresholds);
 }
 
 /** Whether an answer of `fees` or `historical` has the containers of its documented shape. */
 export function isOfScheduleShape(resource: 'fees' | 'historical', body: unknown): boolean {
   if (resource === 'fees') return isFeeSchedule(body);
-  return isPlainObject(body) && Array.isArray(body.fee_schedules) && body.fee_schedules.every((schedule) => isFeeSchedule(schedule));
+  return isJsonObject(body) && Array.isArray(body.fee_schedules) && body.fee_schedules.every((schedule) => isFeeSchedule(schedule));
 }
 
 function renderOfShape(resource: ExchangeResource, body: unknown, target: OutputTarget): string | undefined {
-  if (!isPlainObject(body)) return undefined;
+  if (!isJsonObject(body)) return undefined;
   switch (resource) {
     case 'fees':
       return isOfScheduleShape(resource, body) ? renderFeesView(body as unknown as ExchangeFeeSchedule, target) : undefined;
     case 'rules':
-      return isPlainObject(body.rules) && isPlainObject(body.rules.trading_hours) && isPlainObject(body.rules.circuit_breakers)
+      return isJsonObject(body.rules) && isJsonObject(body.rules.trading_hours) && isJsonObject(body.rules.circuit_breakers)
         ? renderRulesView(body as unknown as ExchangeRules, target)
         : undefined;
     case 'orderTypes':

@@ -1,5 +1,5 @@
 import type { RecordRelationships } from '../../api/types.js';
-import { isPlainObject } from '../flatten.js';
+import { isJsonObject } from '../../core/json-object.js';
 
 /**
  * A 2026 record's `relationships` as lines for people: each footnote, then each definition as
@@ -7,9 +7,9 @@ import { isPlainObject } from '../flatten.js';
  * strings are taken as they come; anything else in the lists is left out.
  */
 export function relationshipLines(value: unknown): string[] | undefined {
-  if (!isPlainObject(value) || !Array.isArray(value.footnotes) || !Array.isArray(value.definitions)) return undefined;
+  if (!isJsonObject(value) || !Array.isArray(value.footnotes) || !Array.isArray(value.definitions)) return undefined;
   const { footnotes, definitions } = value as unknown as RecordRelationships;
-  const text = (item: unknown, field: string): unknown => (isPlainObject(item) ? item[field] : undefined);
+  const text = (item: unknown, field: string): unknown => (isJsonObject(item) ? item[field] : undefined);
   const lines: string[] = [];
   for (const footnote of footnotes) {
     const note = text(footnote, 'text');
