@@ -11,7 +11,6 @@ import {
 } from '../core/errors.js';
 import type { Credential, Transport } from '../http/transport.js';
 import { isJsonObject } from '../core/json-object.js';
-import { nearestValue } from '../core/nearest.js';
 import { serverText } from '../http/server-text.js';
 import { describeErrorBody, readErrorBody } from './error-body.js';
 import type { ResultsQuery } from './filters.js';
@@ -66,11 +65,6 @@ export interface ClientAuth {
   keySource: 'env' | 'stored' | 'sandbox' | 'none';
   /** Which header carries the key, per family of endpoints; the interface document's by default. */
   placements?: KeyPlacements;
-  /**
-   * The exchange identifiers the profile's kept list holds (`mkt exchanges`), for the hint of an
-   * unknown exchange; undefined when none is kept.
-   */
-  knownExchanges?: () => readonly string[] | undefined;
 }
 
 /** The key where `placement` puts it, and how --verbose shows it. */
@@ -78,23 +72,6 @@ function credentialOf(placement: KeyPlacement, apiKey: string): Credential {
   if (placement === 'bearer') return { name: 'authorization', value: `Bearer ${apiKey}`, redacted: 'Authorization: Bearer ***' };
   const name = placement.slice('header:'.length);
   return { name, value: apiKey, redacted: `${name}: ***` };
-}
-
-/**
- * What to try after a 404 for an exchange: the list's own spelling of it where the list holds
- * it in another case (`nyse` for NYSE), else the closest identifier of the list. Without a list,
- * no spelling is assumed: the service's identifiers may be upper case (NYSE) or lower (nasdaq_phlx).
- */
-function unknownExchangeHint(exchange: string, known: readonly string[] | undefined): string {
-  const listing = '`mkt exchanges` lists the exchanges your key reaches.';
-  const sameLetters = known?.find((id) => id !== exchange && id.toLowerCase() === exchange.toLowerCase());
-  if (sameLetters !== undefined) {
-    const caseOf = sameLetters === sameLetters.toUpperCase() ? 'upper case' : sameLetters === sameLetters.toLowerCase() ? 'lower case' : undefined;
-    return caseOf ? `Exchange identifiers are ${caseOf}: did you mean ${sameLetters}?` : `Did you mean ${sameLetters}?`;
-  }
-  // The list may still hold what the service no longer knows: that is no suggestion.
-  const nearest = known === undefined ? undefined : nearestValue(exchange, known.filter((id) => id !== exchange));
-  return nearest !== undefined ? `Did you mean ${nearest}? ${listing}` : `Check the identifier: ${listing}`;
 }
 
 /** What a JSON value is, in words, without quoting the server's text. */
@@ -199,7 +176,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         if (isUnlicensed(error)) throw notLicensed(error, exchange, 'Ask the data operator to add it to your licence, or use another profile with --profile.');
         // The 2026 NOT_FOUND of an exchange endpoint says "Exchange not found." without naming it.
         if (readErrorBody(error.body).code === 'NOT_FOUND' || (error.status === 404 && namesExchange(error.body, exchange))) {
-          throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, { hint: unknownExchangeHint(exchange, auth.knownExchanges?.()) });
+          throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, { hint: 'Check the identifier: `mkt exchanges` lists the exchanges your key reaches.' });
         }
         if (error.status === 404) {
           // An HTML page is no service's framework speaking: no need to ask the service.

@@ -16,9 +16,8 @@ export function registerConfigCommand(program: Command, contextFor: ContextFor):
     .command('config')
     .summary("Manage a profile's settings")
     .description(
-      'Manage the settings of a profile: base_url, format, timeout, retries, and exchanges_auth and results_auth, '
-        + 'where the exchange endpoints and the results endpoints take the key (bearer or header:<name>; docs/service-shapes.md). '
-        + 'Flags and variables outrank them (mkt auth status shows what applies).',
+      'Manage the settings of a profile: base_url, format, timeout, retries, and where the key goes '
+        + '(exchanges_auth, results_auth: bearer or header:<name>). Flags and variables outrank them.',
     );
   const getCommand = config
     .command('get')

@@ -139,13 +139,11 @@ export class Context {
     }
     // auth login checks a key that settings() has not seen.
     this.log.conceal(apiKey);
-    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }, { keptExchangeIds }, { cacheDirectory }] = await Promise.all([
+    const [{ createTransport }, { DEFAULT_RETRY_POLICY }, { createServiceClient }, { VERSION }] = await Promise.all([
       import('../http/transport.js'),
       import('../http/retry.js'),
       import('../api/client.js'),
       import('../core/version.js'),
-      import('../config/exchange-cache.js'),
-      import('../config/paths.js'),
     ]);
     const transport = await createTransport({
       baseUrl,
@@ -165,7 +163,6 @@ export class Context {
       apiKey,
       keySource: settings.keySource,
       placements: settings.keyPlacements,
-      knownExchanges: () => keptExchangeIds(cacheDirectory(this.deps.env), settings),
     });
   }
 

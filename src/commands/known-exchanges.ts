@@ -25,7 +25,8 @@ async function unkeptExchanges(context: Context, typed: readonly string[]): Prom
   return typed
     .filter((id) => !known.includes(id))
     .map((id) => {
-      const suggestion = nearestValue(id, known);
+      // The same letters in another case: the list says how this service spells its identifiers.
+      const suggestion = known.find((candidate) => candidate.toLowerCase() === id.toLowerCase()) ?? nearestValue(id, known);
       const warning = `${id} is not among the ${known.length} exchanges kept for profile "${settings.profile}"${suggestion ? `; did you mean ${suggestion}?` : ''}`
         + ' (`mkt exchanges --refresh` reads the list again)';
       return { id, suggestion, warning };

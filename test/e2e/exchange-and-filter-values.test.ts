@@ -69,6 +69,6 @@ describe('filter values', () => {
 
   it('says so in the help of results', async () => {
     const help = await runInProcess(['results', '--help']);
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain("A backslash keeps a comma in a filter value: --supplier-name 'Nasdaq\\, Inc.'.");
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain("A backslash keeps a comma in a value: --supplier-name 'Nasdaq\\, Inc.'.");
   });
 });

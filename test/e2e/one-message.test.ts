@@ -19,7 +19,7 @@ describe('a value outside a fixed list', () => {
     [['--format', 'yaml', 'filters'], 'mkt: --format: unknown value "yaml"\nAllowed values: table, json, ndjson, csv, parquet.\n'],
     [['completion', 'tcsh'], 'mkt: <shell>: unknown value "tcsh"; did you mean bash?\nAllowed values: bash, zsh, fish.\n'],
     [['completion', 'fihs'], 'mkt: <shell>: unknown value "fihs"; did you mean fish?\nAllowed values: bash, zsh, fish.\n'],
-    [['config', 'set', 'formt', 'json'], 'mkt: unknown setting "formt"; did you mean format?\nSettings are: base_url, format, timeout, retries.\n'],
+    [['config', 'set', 'formt', 'json'], 'mkt: unknown setting "formt"; did you mean format?\nSettings are: base_url, format, timeout, retries, exchanges_auth, results_auth.\n'],
     [['config', 'set', 'format', 'jsn'], 'mkt: format must be one of table, json, ndjson, csv, parquet, not "jsn"; did you mean json?\n'],
   ])('mkt %j gets a did-you-mean and the allowed values, exit 2, nothing sent', async (args, stderr) => {
     expect(await runInProcess(args)).toMatchObject({ code: 2, stdout: '', stderr });
@@ -66,7 +66,7 @@ describe('an exchange typed wrong', () => {
     expect(await runInProcess(['compare', 'nyse'], { env: { ...service(), MKT_CACHE_DIR: tempDir('mkt-cache-') } })).toMatchObject({
       code: 4,
       stdout: '',
-      stderr: 'mkt: unknown exchange nyse (404)\nExchange identifiers are upper case: did you mean NYSE?\n',
+      stderr: 'mkt: unknown exchange nyse (404)\nCheck the identifier: `mkt exchanges` lists the exchanges your key reaches.\n',
     });
     expect(await runInProcess(['compare', 'NYS'], { env: service() })).toMatchObject({
       code: 4,
