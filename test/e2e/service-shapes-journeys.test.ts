@@ -145,6 +145,13 @@ describe.each(SHAPES)('the journeys against the $shape shape', (shape) => {
     expect(JSON.parse(second.stdout)).toMatchObject({ new_records: 0, changed_records: 0, removed_records: 0, requests: 1, total_records: RECORDS, full_walk: false });
   });
 
+  it('an answer without records writes the header of its shape, from the service and from the mirror', async () => {
+    for (const source of [[], ['--offline']]) {
+      const empty = await shape.run(['results', ...source, '--start-date', '2099-01-01', '-f', 'csv']);
+      expect(empty).toMatchObject({ code: 0, stderr: '', stdout: `${shape.columns.join(',')}\r\n` });
+    }
+  });
+
   it('diff of the exchange and fee type, from the service and from the mirror alike, the fee type in either spelling', async () => {
     const [to, from] = versionsOf(shape);
     const columns = ['--columns', 'change,exchange_name,fee_type,from_version,to_version,before_id,after_id'];
