@@ -329,11 +329,11 @@ function differenceObject(difference: Difference, amounts: boolean): JsonObject 
 }
 
 /** Values that say nothing of which item it is. */
-const NO_WORDS = new Set(['', 'all', 'n/a']);
+const NO_WORDS = new Set(['', 'All', 'N/A'].map(enumKey));
 
 /** An item in a few words: `Per Share · Take · Market Maker · ETF`. */
 function itemWords(record: ResultRecord): string {
-  const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(value.toLowerCase()));
+  const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(enumKey(value)));
   return [...new Set(words)].join(' · ') || record.fee_category;
 }
 

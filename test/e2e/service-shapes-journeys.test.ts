@@ -229,6 +229,16 @@ describe('the journeys that differ between the shapes', () => {
     expect(JSON.parse(second!.stdout)).toEqual(ranked.map((row) => ({ ...row, exchange: row.exchange.toLowerCase() })));
   });
 
+  it('diff names an item in the same words in both shapes, whatever their spelling (not_applicable is N/A)', async () => {
+    const items = await Promise.all(SHAPES.map(async (shape) => {
+      const run = await shape.run(['diff', shape.exchange, shape.feeType, '--online', '-f', 'csv', '--columns', 'item']);
+      expect(run.code).toBe(0);
+      return run.stdout.split('\r\n').slice(1, -1).map((item) => item.split(' · ').map(enumKey).join(' · ')).sort();
+    }));
+    expect(items[0]!.length).toBeGreaterThan(0);
+    expect(items[1]).toEqual(items[0]);
+  });
+
   it('a value the 2026 service rejects exits 2 with its details; the interface shape takes it', async () => {
     const rejected = await shape2026.run(['results', '--order-by', 'supplier_name']);
     expect(rejected).toMatchObject({
