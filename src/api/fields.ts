@@ -103,10 +103,11 @@ export const RESULT_FIELDS: Readonly<Record<ServiceShape, readonly FieldSpec[]>>
 /**
  * The columns of results whose first record is `first`: its shape's set, and for an interface
  * record that carries a citation field, the set with the citation fields after it. No record:
- * the interface set, as before there were two.
+ * the set of the answer's shape (the interface's when unknown), so that an empty export has
+ * the header a full one would have.
  */
-export function resultFieldsOf(first: object | undefined): readonly FieldSpec[] {
-  if (first === undefined) return FEE_SCHEDULE_RESULT_FIELDS;
+export function resultFieldsOf(first: object | undefined, answered: ServiceShape = 'interface'): readonly FieldSpec[] {
+  if (first === undefined) return RESULT_FIELDS[answered];
   const shape = shapeOfRecord(first);
   if (shape === 'interface' && CITATION_FIELDS.some((field) => field.name in first)) return FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS;
   return RESULT_FIELDS[shape];

@@ -21,6 +21,8 @@ export interface WalkProgress {
   service: { records: number; pages: number };
   /** The page number the walk started at (0 unless --page-number). */
   firstPage: number;
+  /** The shape of the answer (its envelope, or the mirror's), which says the columns when no record does. */
+  shape: ServiceShape;
 }
 
 export interface WalkOptions {
@@ -173,6 +175,7 @@ export async function* walkResults(
       records: seen.size,
       service: { records: first.total_records, pages: first.total_pages },
       firstPage,
+      shape: first.shape,
     });
     if (records.length > 0) yield records;
     if (index < page.data.length) return; // --limit reached within the page

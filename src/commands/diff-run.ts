@@ -20,6 +20,7 @@ import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../o
 import { writeDataset } from '../output/write.js';
 import { checkKeptExchanges } from './known-exchanges.js';
 import { outputOptions } from './output-options.js';
+import { inServiceSpelling } from './service-spelling.js';
 import { openOffline, withAmountFields } from './results-run.js';
 
 export interface DiffRequest {
@@ -96,14 +97,17 @@ function columnsOf(format: Format, amounts: boolean): readonly Column[] {
  * holds the group and the service has no other newest version, otherwise from the results
  * endpoint, reading only the pages it needs.
  */
-export async function runDiff(context: Context, request: DiffRequest): Promise<void> {
+export async function runDiff(context: Context, given: DiffRequest): Promise<void> {
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   const format = output.format;
-  const amounts = request.parseAmounts;
+  const amounts = given.parseAmounts;
   const columns = columnsOf(format, amounts);
   const select = context.globals.columns;
   if (select) validateColumns(select, columns);
+  // The fee type as the service spells it (equity for the 2026 edition), as results sends its filter values.
+  const spelt = await inServiceSpelling(context, { fee_type: [given.feeType] }, { offline: given.source === 'offline' });
+  const request: DiffRequest = { ...given, feeType: spelt.fee_type?.[0] ?? given.feeType };
   const known = await checkKeptExchanges(context, [request.exchange]);
   const group = { exchange: request.exchange, feeType: request.feeType };
   const { source, origin, service } = await sourceOf(context, request, output.outputPath);
@@ -325,11 +329,11 @@ function differenceObject(difference: Difference, amounts: boolean): JsonObject 
 }
 
 /** Values that say nothing of which item it is. */
-const NO_WORDS = new Set(['', 'all', 'n/a']);
+const NO_WORDS = new Set(['', 'All', 'N/A'].map(enumKey));
 
 /** An item in a few words: `Per Share · Take · Market Maker · ETF`. */
 function itemWords(record: ResultRecord): string {
-  const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(value.toLowerCase()));
+  const words = ITEM_WORDS.map((name) => record[name]).filter((value): value is string => typeof value === 'string' && !NO_WORDS.has(enumKey(value)));
   return [...new Set(words)].join(' · ') || record.fee_category;
 }
 

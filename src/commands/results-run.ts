@@ -68,8 +68,11 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
         shape: 'list',
         // The spinner goes once the walk is over: before a table reaches the terminal.
         batches: thenRun<readonly object[]>(withAmounts ? withParsedAmounts(walk) : walk, () => progress?.clear()),
-        // The set of the records' shape, which the first decides (a walk keeps to one: src/api/walk.ts).
-        columns: (first) => (withAmounts ? withAmountFields(resultFieldsOf(first)) : resultFieldsOf(first)),
+        // The set of the records' shape, which the first decides (a walk keeps to one: src/api/walk.ts), else the answer's.
+        columns: (first) => {
+          const fields = resultFieldsOf(first, last?.shape);
+          return withAmounts ? withAmountFields(fields) : fields;
+        },
         select: globals.columns,
         tableColumns: resultsTableColumns(withAmounts),
         tableHeaders: RESULT_HEADERS,

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
+import { AVAILABLE_FILTERS_PATH } from '../../src/api/paths.js';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
@@ -141,7 +142,8 @@ describe('mkt diff', () => {
     await addVersion('MIAX', 'Option', 3);
     const { counted, relayed } = await syncedMirror();
     const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
-    expect(counted.requests.map((request) => request.url)).toEqual([newestOfGroup('MIAX', 'Option')]);
+    // The fee type's spelling, asked once (nothing is kept in a fresh cache), then the one request.
+    expect(counted.requests.map((request) => request.url)).toEqual([AVAILABLE_FILTERS_PATH, newestOfGroup('MIAX', 'Option')]);
     const online = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: env() });
     expect(offline.stdout).toBe(online.stdout);
     expect(ndjson(offline.stdout.replace(/^\[\n|\n\]\n$/g, '').replace(/,\n/g, '\n')).length).toBeGreaterThan(0);
@@ -213,7 +215,7 @@ describe('where mkt diff answers from', () => {
     const fresh = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed, stderr: terminal });
     expect(fresh).toMatchObject({ code: 0, stdout: synced.stdout });
     expect(fresh.stderr).toMatch(new RegExp(`^${syncedLine(mirror)}\\nBOX Option: `));
-    expect(counted.requests.map((request) => request.url)).toEqual([newestOfGroup('BOX', 'Option')]);
+    expect(counted.requests.map((request) => request.url)).toEqual([AVAILABLE_FILTERS_PATH, newestOfGroup('BOX', 'Option')]);
 
     // The service publishes a newer version: diff answers from it, and says why.
     await addVersion('BOX', 'Option', 2);
@@ -223,7 +225,7 @@ describe('where mkt diff answers from', () => {
     const stale = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed, stderr: terminal });
     expect(stale).toMatchObject({ code: 0, stdout: online.stdout });
     expect(stale.stderr).toMatch(new RegExp(`^from the service: the mirror ${mirror}, synced \\S+Z, is behind it on BOX Option\\nBOX Option: `));
-    expect(counted.requests[0]?.url).toBe(newestOfGroup('BOX', 'Option'));
+    expect(counted.requests[1]?.url).toBe(newestOfGroup('BOX', 'Option'));
     expect(counted.requests.length).toBeGreaterThan(1);
 
     // --offline: the mirror's answer, nothing sent, and a line that says it may be behind.
@@ -264,7 +266,8 @@ describe('where mkt diff answers from', () => {
 
   it.each([
     ['a rejected key', 401, 3, 'mkt: the service rejected the API key (401)'],
-    ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for these results (403)'],
+    // The first request, for the fee type's spelling, meets it.
+    ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for the available filters (403)'],
     ['a server failure', 500, 1, undefined],
     ['a network failure', 'closed', 1, undefined],
   ] as const)('with a mirror that holds the group, %s exits as anywhere else with --exit-code too, never 10', async (_case, failure, code, message) => {

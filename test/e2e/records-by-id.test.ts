@@ -277,9 +277,11 @@ describe('mkt diff --from/--to by version id', () => {
     });
     const run = await runInProcess(['diff', 'nyse', 'Option', '--from', 'v-1', '--to', 'v-2', '-f', 'ndjson'], env(server.url));
     expect(run.code).toBe(0);
-    expect(server.requests.map((request) => request.url)).toEqual(
-      ['v-2', 'v-1'].map((id) => `/api/v1/fee-schedule-results/versions/${id}?page_size=100&include_source=true&page_number=0`),
-    );
+    // First the fee type's spelling (diff sends it as the service spells it), then the two versions.
+    expect(server.requests.map((request) => request.url)).toEqual([
+      '/api/v1/fee-schedule-results/filters',
+      ...['v-2', 'v-1'].map((id) => `/api/v1/fee-schedule-results/versions/${id}?page_size=100&include_source=true&page_number=0`),
+    ]);
     expect(run.stdout).toBe(
       `${JSON.stringify({ change: 'changed', before: older[1], after: newer[1], fields: ['fee_amount'] })}\n`
         + `${JSON.stringify({ change: 'added', before: null, after: newer[2], fields: [] })}\n`,
@@ -304,7 +306,7 @@ describe('mkt diff --from/--to by version id', () => {
     expect(run.stderr).toBe('NYSE Option: 1 changed, 0 added, 0 removed · v-1 (2025-06-25) → v-2 (2025-07-01)\n');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${JSON.stringify({ change: 'changed', before: records[0], after: records[1], fields: ['fee_amount'] })}\n`);
-    expect(server.requests.map((request) => pathOf(request))).toEqual(['/api/v1/fee-schedule-results/versions/v-2', '/api/v1/fee-schedule-results']);
-    expect(queryOf(server.requests[1]!).get('include_source')).toBe('true');
+    expect(server.requests.map((request) => pathOf(request))).toEqual(['/api/v1/fee-schedule-results/filters', '/api/v1/fee-schedule-results/versions/v-2', '/api/v1/fee-schedule-results']);
+    expect(queryOf(server.requests[2]!).get('include_source')).toBe('true');
   });
 });
