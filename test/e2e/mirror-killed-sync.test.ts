@@ -1,71 +1,86 @@
+import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
-import { useRelays } from '../helpers/relay.js';
+import { startRelay } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { spawnMkt } from '../helpers/run-mkt.js';
-import { committedAndStuck, killedFirstSync, PAGES, pagesAsked, RECORDS } from '../helpers/stopped-sync.js';
+import { killedFirstSync, PAGES, pagesAsked, RECORDS } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-// Issue 16: a killed or interrupted sync carries on from its last commit. Apart from
-// mirror-killed-withdrawn.test.ts, which vitest may then run on another worker.
-const relay = useRelays();
+// Issue 16: a killed sync carries on from its last commit. One sync is killed, and each test
+// carries on from a copy of the mirror it left, in the order written: the second withdraws a
+// version from the service.
+let sandbox: RunningSandbox;
+let counted: Awaited<ReturnType<typeof startRelay>>;
+let killed: Awaited<ReturnType<typeof killedFirstSync>>;
 
-describe('a sync stopped in its process', () => {
-  it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
-    const sandbox = await startSandbox({ port: 0, records: RECORDS });
-    try {
-      const counted = await relay(sandbox.url);
-      const { mirror, env } = await killedFirstSync(sandbox, counted);
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, records: RECORDS });
+  counted = await startRelay(sandbox.url);
+  killed = await killedFirstSync(sandbox, counted);
+}, 60_000);
 
-      const duck = await openDuckDB();
-      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
-      const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
-      duck.close();
-      const committed = walk?.next_page as number;
-      expect(committed).toBeGreaterThan(0);
-      expect(walk?.staged).toBe(committed * 100);
+afterAll(async () => {
+  await counted?.close();
+  await sandbox?.close();
+});
 
-      const before = counted.requests.length;
-      // In-process from here: what is about processes is the kill.
-      const resumed = await runInProcess(['sync', '-f', 'json'], { env });
-      expect(resumed.code).toBe(0);
-      // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committed });
-      // Pages are asked a few at a time: they may arrive in any order.
-      const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committed }, (_, index) => `asc ${committed + index}`));
-      expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
-      const online = await runInProcess(['results', '--all', '-f', 'ndjson'], { env });
-      const offline = await runInProcess(['results', '--offline', '--all', '-f', 'ndjson'], { env });
-      expect(offline.stdout).toBe(online.stdout);
-      expect(offline.stdout.split('\n')).toHaveLength(RECORDS + 1);
-    } finally {
-      await sandbox.close();
-    }
+/** The environment of a copy of the killed sync's mirror, its log with it: the file as the kill left it. */
+function killedMirrorCopy(): { mirror: string; env: Record<string, string> } {
+  const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
+  copyFileSync(killed.mirror, mirror);
+  if (existsSync(`${killed.mirror}.wal`)) copyFileSync(`${killed.mirror}.wal`, `${mirror}.wal`);
+  return { mirror, env: { ...killed.env, MKT_MIRROR: mirror } };
+}
+
+/** The records of `results --all` online and from the mirror, as NDJSON. */
+async function onlineAndOffline(env: Record<string, string>): Promise<{ online: string; offline: string }> {
+  const online = await runInProcess(['results', '--all', '-f', 'ndjson'], { env });
+  const offline = await runInProcess(['results', '--offline', '--all', '-f', 'ndjson'], { env });
+  return { online: online.stdout, offline: offline.stdout };
+}
+
+describe('a killed first sync', () => {
+  it('carries on from its last commit, fetching no committed page again', async () => {
+    const { mirror, env } = killedMirrorCopy();
+    const duck = await openDuckDB();
+    await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
+    const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
+    duck.close();
+    const committed = walk?.next_page as number;
+    expect(committed).toBeGreaterThan(0);
+    expect(walk?.staged).toBe(committed * 100);
+
+    const before = counted.requests.length;
+    // In-process from here: what is about processes is the kill.
+    const resumed = await runInProcess(['sync', '-f', 'json'], { env });
+    expect(resumed.code).toBe(0);
+    // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committed });
+    // Pages are asked a few at a time: they may arrive in any order.
+    const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
+    expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committed }, (_, index) => `asc ${committed + index}`));
+    expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
+    const { online, offline } = await onlineAndOffline(env);
+    expect(offline).toBe(online);
+    expect(offline.split('\n')).toHaveLength(RECORDS + 1);
   }, 60_000);
 
-  it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
-    const sandbox = await startSandbox({ port: 0, records: RECORDS });
-    try {
-      const counted = await relay(sandbox.url);
-      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
-      const stopped = spawnMkt(['sync'], { env });
-      await committedAndStuck(counted);
-      stopped.child.kill('SIGINT');
-      const run = await stopped.result;
-      counted.release();
-      expect(run.code).toBe(130);
-      expect(run.stderr).toBe('mkt: interrupted by SIGINT\nThe mirror keeps what this sync committed; the next `mkt sync` carries on.\n');
-      const resumed = await runInProcess(['sync', '-f', 'json'], { env });
-      expect(resumed.code).toBe(0);
-      const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
-      expect(summary.new_records).toBe(RECORDS);
-      expect(summary.requests).toBeLessThan(PAGES);
-    } finally {
-      await sandbox.close();
-    }
-  }, 60_000);
+  it('carries on after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
+    const { mirror, env } = killedMirrorCopy();
+    // The service withdraws the version of the walk's first committed record: every later record moves back.
+    const duck = await openDuckDB();
+    await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
+    const [first] = await duck.rows('SELECT version_id FROM m.mkt_walk_results LIMIT 1');
+    duck.close();
+    const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${first?.version_id as string}`, { method: 'DELETE' });
+    expect(withdrawn.status).toBe(200);
 
+    const resumed = await runInProcess(['sync', '-f', 'json'], { env });
+    expect(resumed.code).toBe(0);
+    const { online, offline } = await onlineAndOffline(env);
+    expect(offline).toBe(online);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ total_records: online.split('\n').length - 1, full_walk: true });
+  }, 90_000);
 });

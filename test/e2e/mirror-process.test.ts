@@ -7,15 +7,37 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cleanEnv, spawnMkt } from '../helpers/run-mkt.js';
-import { until } from '../helpers/stopped-sync.js';
+import { committedAndStuck, PAGES, RECORDS, until } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-// Issue 16: two syncs never both write; Ctrl-C ends a sync with nothing committed and a long query; DuckDB is optional.
-// Syncs stopped after a commit are mirror-killed-sync.test.ts's and mirror-killed-withdrawn.test.ts's.
+// Issue 16: Ctrl-C keeps what a sync committed, ends one with nothing committed and a long query;
+// two syncs never both write; DuckDB is optional. A killed sync is mirror-killed-sync.test.ts's.
 const relay = useRelays();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('a mirror across processes', () => {
+  it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
+    const sandbox = await startSandbox({ port: 0, records: RECORDS });
+    try {
+      const counted = await relay(sandbox.url);
+      const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
+      const stopped = spawnMkt(['sync'], { env });
+      await committedAndStuck(counted);
+      stopped.child.kill('SIGINT');
+      const run = await stopped.result;
+      counted.release();
+      expect(run.code).toBe(130);
+      expect(run.stderr).toBe('mkt: interrupted by SIGINT\nThe mirror keeps what this sync committed; the next `mkt sync` carries on.\n');
+      const resumed = await runInProcess(['sync', '-f', 'json'], { env });
+      expect(resumed.code).toBe(0);
+      const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
+      expect(summary.new_records).toBe(RECORDS);
+      expect(summary.requests).toBeLessThan(PAGES);
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
   it('says at Ctrl-C before a first sync has committed anything that it left no mirror', async () => {
     // Slow answers: Ctrl-C comes while the walk's first page is asked for, before any commit.
     const sandbox = await startSandbox({ port: 0, records: 300, latencyMs: 3000 });
