@@ -14,11 +14,20 @@ import { tempDir } from '../helpers/temp-dir.js';
 let sandbox: RunningSandbox;
 let counted: Awaited<ReturnType<typeof startRelay>>;
 let killed: Awaited<ReturnType<typeof killedFirstSync>>;
+/** What the killed sync committed: the page to go on from, the records staged, and the first of them's version. */
+let committed: { next_page: number; staged: number; first_version_id: string };
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, records: RECORDS });
   counted = await startRelay(sandbox.url);
   killed = await killedFirstSync(sandbox, counted);
+  const duck = await openDuckDB();
+  await duck.rows(`ATTACH '${killed.mirror}' AS m (READ_ONLY)`);
+  const [walk] = await duck.rows(
+    'SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged, (SELECT version_id FROM m.mkt_walk_results LIMIT 1) AS first_version_id FROM m.mkt_walk',
+  );
+  duck.close();
+  committed = walk as typeof committed;
 }, 60_000);
 
 afterAll(async () => {
@@ -27,11 +36,11 @@ afterAll(async () => {
 });
 
 /** The environment of a copy of the killed sync's mirror, its log with it: the file as the kill left it. */
-function killedMirrorCopy(): { mirror: string; env: Record<string, string> } {
+function killedMirrorCopy(): Record<string, string> {
   const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
   copyFileSync(killed.mirror, mirror);
   if (existsSync(`${killed.mirror}.wal`)) copyFileSync(`${killed.mirror}.wal`, `${mirror}.wal`);
-  return { mirror, env: { ...killed.env, MKT_MIRROR: mirror } };
+  return { ...killed.env, MKT_MIRROR: mirror };
 }
 
 /** The records of `results --all` online and from the mirror, as NDJSON. */
@@ -43,24 +52,20 @@ async function onlineAndOffline(env: Record<string, string>): Promise<{ online: 
 
 describe('a killed first sync', () => {
   it('carries on from its last commit, fetching no committed page again', async () => {
-    const { mirror, env } = killedMirrorCopy();
-    const duck = await openDuckDB();
-    await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
-    const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
-    duck.close();
-    const committed = walk?.next_page as number;
-    expect(committed).toBeGreaterThan(0);
-    expect(walk?.staged).toBe(committed * 100);
+    const env = killedMirrorCopy();
+    const { next_page: committedPages, staged } = committed;
+    expect(committedPages).toBeGreaterThan(0);
+    expect(staged).toBe(committedPages * 100);
 
     const before = counted.requests.length;
     // In-process from here: what is about processes is the kill.
     const resumed = await runInProcess(['sync', '-f', 'json'], { env });
     expect(resumed.code).toBe(0);
     // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committed });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committedPages });
     // Pages are asked a few at a time: they may arrive in any order.
     const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-    expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committed }, (_, index) => `asc ${committed + index}`));
+    expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committedPages }, (_, index) => `asc ${committedPages + index}`));
     expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
     const { online, offline } = await onlineAndOffline(env);
     expect(offline).toBe(online);
@@ -68,13 +73,9 @@ describe('a killed first sync', () => {
   }, 60_000);
 
   it('carries on after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
-    const { mirror, env } = killedMirrorCopy();
+    const env = killedMirrorCopy();
     // The service withdraws the version of the walk's first committed record: every later record moves back.
-    const duck = await openDuckDB();
-    await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
-    const [first] = await duck.rows('SELECT version_id FROM m.mkt_walk_results LIMIT 1');
-    duck.close();
-    const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${first?.version_id as string}`, { method: 'DELETE' });
+    const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${committed.first_version_id}`, { method: 'DELETE' });
     expect(withdrawn.status).toBe(200);
 
     const resumed = await runInProcess(['sync', '-f', 'json'], { env });
