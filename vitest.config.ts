@@ -5,7 +5,8 @@ const MOCKING_MODULES = ['test/unit/http/rate-gate.test.ts'];
 
 export default defineConfig({
   test: {
-    exclude: ['test/bench/**', 'node_modules/**'],
+    // test/stress/ is `npm run test:stress` (vitest.stress.config.ts), which CI runs after `npm test`.
+    exclude: ['test/bench/**', 'test/stress/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
@@ -18,7 +19,7 @@ export default defineConfig({
         test: {
           name: 'shared',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/bench/**', 'node_modules/**', ...MOCKING_MODULES],
+          exclude: ['test/bench/**', 'test/stress/**', 'node_modules/**', ...MOCKING_MODULES],
           // A worker runs its files in one module graph: Node, vitest and src/ load once per
           // worker rather than once per file. No test changes process-wide state it does not restore.
           isolate: false,

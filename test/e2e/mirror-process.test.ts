@@ -3,108 +3,19 @@ import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { openDuckDB } from '../helpers/duckdb.js';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { cleanEnv, runMkt, spawnMkt } from '../helpers/run-mkt.js';
+import { cleanEnv, spawnMkt } from '../helpers/run-mkt.js';
+import { committedAndStuck, PAGES, RECORDS, until } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-// Issue 16: a killed sync carries on from its last commit; two syncs never both write; DuckDB is optional.
+// Issue 16: Ctrl-C keeps what a sync committed, ends one with nothing committed and a long query;
+// two syncs never both write; DuckDB is optional. A killed sync is mirror-killed-sync.test.ts's.
 const relay = useRelays();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** The page numbers of the requests a relay saw, in the order they came. */
-const pagesAsked = (requests: readonly { url: string }[]) =>
-  requests.map((request) => new URL(request.url, 'http://x').searchParams).map((params) => `${params.get('order_dir')} ${params.get('page_number')}`);
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}
-
-/** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
-const PAGES = 220;
-const RECORDS = PAGES * 100;
-
-/** A first sync of the sandbox's records through a relay, killed (SIGKILL) once it has committed. */
-async function killedFirstSync(sandbox: RunningSandbox) {
-  const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
-  const counted = await relay(sandbox.url);
-  const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
-  const killed = spawnMkt(['sync'], { env });
-  await committedAndStuck(counted);
-  killed.child.kill('SIGKILL');
-  expect((await killed.result).signal).toBe('SIGKILL');
-  counted.release();
-  return { mirror, counted, env };
-}
-
-/**
- * Waits until a sync through `counted` has committed and cannot end. A walk commits every 100
- * pages (or every 2 s, when pages come slowly), and a commit runs while the walk reads on, but
- * the next one waits for it: the walk asks for a page a few beyond the 200th only once the first
- * commit has finished. The relay answers none beyond that page, which keeps the walk going.
- */
-async function committedAndStuck(counted: Awaited<ReturnType<typeof relay>>): Promise<void> {
-  counted.holdAfter(210);
-  await until(() => counted.requests.length > 210);
-}
-
 describe('a mirror across processes', () => {
-  it('carries on a killed first sync from its last commit, fetching no committed page again', async () => {
-    const sandbox = await startSandbox({ port: 0, records: RECORDS });
-    try {
-      const { mirror, counted, env } = await killedFirstSync(sandbox);
-
-      const duck = await openDuckDB();
-      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
-      const [walk] = await duck.rows('SELECT next_page, (SELECT count(*) FROM m.mkt_walk_results)::INTEGER AS staged FROM m.mkt_walk');
-      duck.close();
-      const committed = walk?.next_page as number;
-      expect(committed).toBeGreaterThan(0);
-      expect(walk?.staged).toBe(committed * 100);
-
-      const before = counted.requests.length;
-      const resumed = await runMkt(['sync', '-f', 'json'], { env });
-      expect(resumed.code).toBe(0);
-      // The pages not committed, and the newest record, which tells the service is as the killed walk found it.
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ new_records: RECORDS, total_records: RECORDS, full_walk: true, requests: PAGES + 1 - committed });
-      // Pages are asked a few at a time: they may arrive in any order.
-      const asked = pagesAsked(counted.requests.slice(before)).sort((a, b) => Number(a.split(' ')[1]) - Number(b.split(' ')[1]));
-      expect(asked.filter((page) => page.startsWith('asc '))).toEqual(Array.from({ length: PAGES - committed }, (_, index) => `asc ${committed + index}`));
-      expect(asked.filter((page) => !page.startsWith('asc '))).toEqual(['desc 0']);
-      const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
-      const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
-      expect(offline.stdout).toBe(online.stdout);
-      expect(offline.stdout.split('\n')).toHaveLength(RECORDS + 1);
-    } finally {
-      await sandbox.close();
-    }
-  }, 60_000);
-
-  it('carries on a killed first sync after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
-    const sandbox = await startSandbox({ port: 0, records: RECORDS });
-    try {
-      const { mirror, env } = await killedFirstSync(sandbox);
-      // The service withdraws the version of the walk's first committed record: every later record moves back.
-      const duck = await openDuckDB();
-      await duck.rows(`ATTACH '${mirror}' AS m (READ_ONLY)`);
-      const [first] = await duck.rows('SELECT version_id FROM m.mkt_walk_results LIMIT 1');
-      duck.close();
-      const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${first?.version_id as string}`, { method: 'DELETE' });
-      expect(withdrawn.status).toBe(200);
-
-      const resumed = await runMkt(['sync', '-f', 'json'], { env });
-      expect(resumed.code).toBe(0);
-      const online = await runMkt(['results', '--all', '-f', 'ndjson'], { env });
-      const offline = await runMkt(['results', '--offline', '--all', '-f', 'ndjson'], { env });
-      expect(offline.stdout).toBe(online.stdout);
-      expect(JSON.parse(resumed.stdout)).toMatchObject({ total_records: online.stdout.split('\n').length - 1, full_walk: true });
-    } finally {
-      await sandbox.close();
-    }
-  }, 90_000);
-
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
     const sandbox = await startSandbox({ port: 0, records: RECORDS });
     try {
@@ -117,7 +28,7 @@ describe('a mirror across processes', () => {
       counted.release();
       expect(run.code).toBe(130);
       expect(run.stderr).toBe('mkt: interrupted by SIGINT\nThe mirror keeps what this sync committed; the next `mkt sync` carries on.\n');
-      const resumed = await runMkt(['sync', '-f', 'json'], { env });
+      const resumed = await runInProcess(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
       const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
       expect(summary.new_records).toBe(RECORDS);

@@ -120,17 +120,18 @@ describe('a full walk the service changes under', () => {
   }, 60_000);
 
   it('walks again when a full refresh meets a withdrawal behind it and an addition that keep the count', async () => {
-    const { service, client } = await mirrored(20_000);
+    // Pages enough that the change comes mid-walk; no commit is the point here.
+    const { service, client } = await mirrored(6_000);
     let changed = false;
     service.before = (ask) => {
       if (ask.order === 'asc' && ask.page === 50 && !changed) {
         changed = true;
         service.records.splice(5, 1);
-        service.records.push(record(20_000));
+        service.records.push(record(6_000));
       }
       return false;
     };
-    await expectSynced(client, service, ['--full-refresh'], { new_records: 1, removed_records: 1, total_records: 20_000, full_walk: true });
+    await expectSynced(client, service, ['--full-refresh'], { new_records: 1, removed_records: 1, total_records: 6_000, full_walk: true });
     // Page 0 asked by the first sync, and by each of the refresh's two walks.
     expect(service.asked.filter((ask) => ask.order === 'asc' && ask.page === 0)).toHaveLength(3);
   }, 60_000);

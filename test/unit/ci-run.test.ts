@@ -1,0 +1,34 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+
+// Issue 37, point 9: the loops too long for `npm test` (test/stress/) still run in CI, and count.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CI_RUN = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+
+/** The last line .ci/run prints, from these vitest JSON reports in its output directory (undefined: none). */
+function summaryOf(reports: { 'vitest.json'?: object; 'vitest-stress.json'?: object }): string {
+  const out = tempDir('mkt-ci-');
+  for (const [name, report] of Object.entries(reports)) writeFileSync(join(out, name), JSON.stringify(report));
+  const summary = /^summary\(\) \{\n[\s\S]*?\n\}\n/m.exec(CI_RUN)?.[0];
+  expect(summary).toBeDefined();
+  return execFileSync('bash', ['-c', `out="$1"\n${summary}\nsummary`, 'ci', out], { encoding: 'utf8' });
+}
+
+describe('.ci/run', () => {
+  it('runs npm run test:stress after npm test', () => {
+    const test = CI_RUN.indexOf('\nnpm test ');
+    const stress = CI_RUN.indexOf('\nnpm run test:stress ');
+    expect(test).toBeGreaterThan(0);
+    expect(stress).toBeGreaterThan(test);
+  });
+
+  it('counts the stress run into its "N passed, N failed" line, and a stress run with no report as a failure', () => {
+    const suite = { numPassedTests: 1700, numFailedTests: 2 };
+    expect(summaryOf({ 'vitest.json': suite, 'vitest-stress.json': { numPassedTests: 1, numFailedTests: 1 } })).toBe('1701 passed, 3 failed\n');
+    expect(summaryOf({ 'vitest.json': suite })).toBe('1700 passed, 3 failed\n');
+  });
+});

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm run test:stress`: loops that repeat a test many times to show a rare failure is gone,
+ * too long for every `npm test`. CI runs them after `npm test` (.ci/run). They spawn bin/mkt.js:
+ * build first.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/stress/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    setupFiles: ['test/helpers/setup.ts'],
+  },
+});
