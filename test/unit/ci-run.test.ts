@@ -10,12 +10,12 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CI_RUN = readFileSync(join(ROOT, '.ci/run'), 'utf8');
 
 /** The last line .ci/run prints, from these vitest JSON reports in its output directory (undefined: none). */
-function summaryOf(reports: { 'vitest.json'?: object; 'vitest-stress.json'?: object }): string {
+function summaryOf(reports: { 'vitest.json'?: object; 'vitest-stress.json'?: object }, quickStartStatus = 0): string {
   const out = tempDir('mkt-ci-');
   for (const [name, report] of Object.entries(reports)) writeFileSync(join(out, name), JSON.stringify(report));
   const summary = /^summary\(\) \{\n[\s\S]*?\n\}\n/m.exec(CI_RUN)?.[0];
   expect(summary).toBeDefined();
-  return execFileSync('bash', ['-c', `out="$1"\n${summary}\nsummary`, 'ci', out], { encoding: 'utf8' });
+  return execFileSync('bash', ['-c', `out="$1"\n${summary}\nQUICKSTART_STATUS=${quickStartStatus} summary`, 'ci', out], { encoding: 'utf8' });
 }
 
 describe('.ci/run', () => {
@@ -28,7 +28,13 @@ describe('.ci/run', () => {
 
   it('counts the stress run into its "N passed, N failed" line, and a stress run with no report as a failure', () => {
     const suite = { numPassedTests: 1700, numFailedTests: 2 };
-    expect(summaryOf({ 'vitest.json': suite, 'vitest-stress.json': { numPassedTests: 1, numFailedTests: 1 } })).toBe('1701 passed, 3 failed\n');
-    expect(summaryOf({ 'vitest.json': suite })).toBe('1700 passed, 3 failed\n');
+    expect(summaryOf({ 'vitest.json': suite, 'vitest-stress.json': { numPassedTests: 1, numFailedTests: 1 } })).toBe('1702 passed, 3 failed\n');
+    expect(summaryOf({ 'vitest.json': suite })).toBe('1701 passed, 3 failed\n');
+  });
+
+  it('counts the quick start as one more check, so that its failure shows in the line as well as in the exit code', () => {
+    const both = { 'vitest.json': { numPassedTests: 5, numFailedTests: 0 }, 'vitest-stress.json': { numPassedTests: 1, numFailedTests: 0 } };
+    expect(summaryOf(both)).toBe('7 passed, 0 failed\n');
+    expect(summaryOf(both, 1)).toBe('6 passed, 1 failed\n');
   });
 });
