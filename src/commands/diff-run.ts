@@ -105,6 +105,8 @@ export async function runDiff(context: Context, given: DiffRequest): Promise<voi
   const columns = columnsOf(format, amounts);
   const select = context.globals.columns;
   if (select) validateColumns(select, columns);
+  // A --mirror that is no file is a usage mistake, said before anything is sent.
+  if (given.mirror !== undefined && given.source !== 'online') (await import('../mirror/mirror.js')).checkMirrorPath(given.mirror);
   // The fee type as the service spells it (equity for the 2026 edition), as results sends its filter values.
   const spelt = await inServiceSpelling(context, { fee_type: [given.feeType] }, { offline: given.source === 'offline' });
   const request: DiffRequest = { ...given, feeType: spelt.fee_type?.[0] ?? given.feeType };

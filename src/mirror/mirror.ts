@@ -84,9 +84,7 @@ export class Mirror {
 
   /** Opens the file; `signal`, when it aborts, interrupts the query running then, which fails with the signal's reason. */
   static async open(path: string, options: { write: boolean; signal?: AbortSignal }): Promise<Mirror> {
-    const stats = statOrUndefined(path);
-    // DuckDB would wait forever to open a named pipe, and try to write a device.
-    if (stats && !stats.isFile()) throw new UsageError(`${path} is ${notAFile(stats)}, not a mirror`, { hint: 'Give --mirror the path of a file.' });
+    const stats = checkMirrorPath(path);
     if (!options.write && stats === undefined) {
       throw new MktError(`no mirror at ${path}`, { hint: 'Run `mkt sync` to make one, or name another with --mirror or MKT_MIRROR.' });
     }
@@ -515,6 +513,16 @@ function appendText(appender: DuckDBAppender, text: string | null): void {
 }
 
 /** What is at a path that is not a regular file, its links followed. */
+/**
+ * What is at a mirror's path, refused when it is not a file: DuckDB would wait forever to open a
+ * named pipe, and try to write a device. Undefined when nothing is there.
+ */
+export function checkMirrorPath(path: string): Stats | undefined {
+  const stats = statOrUndefined(path);
+  if (stats && !stats.isFile()) throw new UsageError(`${path} is ${notAFile(stats)}, not a mirror`, { hint: 'Give --mirror the path of a file.' });
+  return stats;
+}
+
 function notAFile(stats: Stats): string {
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a named pipe';
