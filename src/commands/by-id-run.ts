@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { Context } from './context.js';
-import { FEE_SCHEDULE_RESULT_FIELDS } from '../api/fields.js';
+import { resultFieldsOf } from '../api/fields.js';
 import type { ServiceClient } from '../api/client.js';
 import { recordNamed } from '../api/results-page.js';
 import type { Includes } from '../api/results-query.js';
@@ -38,7 +38,8 @@ export async function runResultGet(context: Context, request: ByIdRequest): Prom
     await writeRecordView(record, stdoutTarget(output));
     return;
   }
-  await writeDataset({ shape: 'object', batches: inOneBatch([record]), columns: FEE_SCHEDULE_RESULT_FIELDS, select: globals.columns }, output);
+  // The column set of the record's shape (src/api/fields.ts), as results writes it.
+  await writeDataset({ shape: 'object', batches: inOneBatch([record]), columns: resultFieldsOf(record), select: globals.columns }, output);
 }
 
 /**
@@ -56,7 +57,7 @@ export async function runVersion(context: Context, request: ByIdRequest): Promis
   });
   const batches = walk
     ?? inOneBatch(await fromTheMirror(context, client, VERSION_ENDPOINT, 'version_id', request.id, `version ${serverText(request.id, settings.apiKey)}`));
-  await writeDataset({ shape: 'list', batches, columns: FEE_SCHEDULE_RESULT_FIELDS, select: globals.columns, tableColumns: resultsTableColumns(false) }, output);
+  await writeDataset({ shape: 'list', batches, columns: (first) => resultFieldsOf(first, walk ? '2026' : undefined), select: globals.columns, tableColumns: resultsTableColumns(false) }, output);
 }
 
 /**

@@ -193,6 +193,10 @@ describe.each(SHAPES)('the journeys against the $shape shape', (shape) => {
     expect(JSON.parse(got.stdout)).toEqual(record);
     expect(byId(version.stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as object))).toEqual(byId(ofVersion));
     expect({ got: got.code, version: version.code }).toEqual({ got: 0, version: 0 });
+    // CSV of either command has the column set of the record's shape, as results has.
+    for (const args of [['results', 'get', id], ['version', record.version_id]]) {
+      expect((await shape.run([...args, '-f', 'csv'])).stdout.split('\r\n')[0]).toBe(shape.columns.join(','));
+    }
     if (shape.shape === '2026') {
       expect({ got: got.stderr, version: version.stderr }).toEqual({ got: '', version: '' });
     } else {
