@@ -5,7 +5,7 @@ import { parseAmount } from '../api/amounts.js';
 import { IdSet } from '../api/id-set.js';
 import type { ServiceShape } from '../api/record-id.js';
 import { makeDirectory } from '../config/store.js';
-import { MktError, UsageError } from '../core/errors.js';
+import { abortReason, MktError, UsageError } from '../core/errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
 import { MIRROR_FIELDS, RecordReader, recordText, rowAsJson, type StoredRecord } from './rows.js';
@@ -480,6 +480,8 @@ export class Mirror {
       present = of('results');
       rows = await this.rows(`SELECT layout, service, filters, ${of('mkt_mirror').has('shape') ? 'shape' : 'NULL AS shape'} FROM mkt_mirror`);
     } catch (error) {
+      // Ctrl-C interrupts the reading of the header: that is no sign of another database.
+      if (this.signal?.aborted) throw abortReason(this.signal);
       throw isFileFailure((error as Error).cause) ? error : this.notAMirror();
     }
     const [row] = rows;

@@ -73,6 +73,28 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
+  it('is interrupted by Ctrl-C at any moment of opening the mirror and starting the query, never "not a mirror"', async () => {
+    const sandbox = await startSandbox({ port: 0, records: 100 });
+    try {
+      const env = { MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'opening.duckdb') };
+      expect((await runInProcess(['sync'], { env })).code).toBe(0);
+      // Spread over the start: before mkt's handler Node itself ends on the signal; after it, mkt says so.
+      const runs = await Promise.all([100, 300, 500, 700, 900].map(async (delay) => {
+        const running = spawnMkt(['sql', 'SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3'], { env });
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        running.child.kill('SIGINT');
+        const run = await running.result;
+        running.child.kill('SIGKILL');
+        return run;
+      }));
+      for (const run of runs) {
+        expect([run.code === 130 ? 'mkt' : run.signal, run.stdout, run.stderr]).toEqual(run.code === 130 ? ['mkt', '', 'mkt: interrupted by SIGINT\n'] : ['SIGINT', '', '']);
+      }
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
+
   it('lets one sync write at a time: a second says the file is in use, a reader that a sync is writing (exit 1)', async () => {
     const sandbox = await startSandbox({ port: 0, records: 3000 });
     try {
