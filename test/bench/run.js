@@ -244,14 +244,16 @@ const targets = [
     ratio: median('mkt diff, from the mirror') / 1,
     limit: 1,
   },
-  ...Object.entries(memory).flatMap(([nodeVersion, peaks]) =>
-    FORMATS.map((format) => ({
-      measure: `memory, ${format}, Node ${nodeVersion}: ${MEMORY_RECORDS.toLocaleString('en-US')} records`,
-      ratio: peaks[format] / MEMORY_LIMIT_MB,
+  // The highest peak of the formats, each Node: every format's is in the memory table below.
+  ...Object.entries(memory).map(([nodeVersion, peaks]) => {
+    const highest = FORMATS.reduce((most, format) => (peaks[format] > peaks[most] ? format : most));
+    return {
+      measure: `memory, Node ${nodeVersion}: the highest peak of ${MEMORY_RECORDS.toLocaleString('en-US')} records (${highest})`,
+      ratio: peaks[highest] / MEMORY_LIMIT_MB,
       limit: 1,
-      note: `${peaks[format].toFixed(0)} MB of ${MEMORY_LIMIT_MB}`,
-    })),
-  ),
+      note: `${peaks[highest].toFixed(0)} MB of ${MEMORY_LIMIT_MB}`,
+    };
+  }),
   ...Object.entries(memory).flatMap(([nodeVersion, peaks]) =>
     FORMATS.map((format) => ({
       measure: `memory, ${format}, Node ${nodeVersion}: ${MEMORY_RECORDS.toLocaleString('en-US')} vs ${SMALL_MEMORY_RECORDS.toLocaleString('en-US')} records`,
@@ -313,8 +315,10 @@ const lines = [
   'The commands, as the bench ran them with `sh -c` (URLs and keys are the sandbox\'s):',
   '',
   '```sh',
-  ...Object.values(commands).flatMap((group) => Object.values(group)).map((command) =>
-    command.replaceAll(ROOT, '').replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:PORT').replace(/\/tmp\/mkt-bench-\w+/g, '$TMP')),
+  // The offline commands of other Nodes are this Node's with their binary first on the PATH.
+  ...Object.values(commands).flatMap((group) => Object.values(group)).filter((command) => NODES.slice(1).every((node) => !command.includes(dirname(node))))
+    .map((command) => command.replaceAll(ROOT, '').replace(/http:\/\/127\.0\.0\.1:\d+/g, 'http://127.0.0.1:PORT').replace(/\/tmp\/mkt-bench-\w+/g, '$TMP')),
+  ...(NODES.length > 1 ? ['# and the three commands of results --offline against online again, with each other Node first on the PATH'] : []),
   '```',
 ];
 const section = lines.join('\n');
