@@ -72,10 +72,15 @@ describe('records of the 2026 shape', () => {
     expect(offline.code).toBe(0);
     // No created_on: the mirror orders by scraped_time in its place, then by id.
     expect(JSON.parse(offline.stdout)).toEqual(byId(records).reverse());
-    const sql = await runInProcess(['sql', "SELECT id, created_on, page_number, relationships FROM results WHERE id LIKE '%3'", '-f', 'csv'], env);
-    expect(sql.stdout).toBe('id,created_on,page_number,relationships\r\n'
-      + '00000000-0000-4000-8000-000000000003,,6,"{""footnotes"":[{""text"":""Footnote 3.""}],""definitions"":[{""term"":""ADV"",""text"":""Average daily volume.""}]}"\r\n');
+    const sql = await runInProcess(['sql', "SELECT record_id, page_number, relationships FROM results WHERE record_id LIKE '%3'", '-f', 'csv'], env);
+    expect(sql.stdout).toBe('record_id,page_number,relationships\r\n'
+      + '00000000-0000-4000-8000-000000000003,6,"{""footnotes"":[{""text"":""Footnote 3.""}],""definitions"":[{""term"":""ADV"",""text"":""Average daily volume.""}]}"\r\n');
 
+    // Each table of records has the 2026 column set, in its order: no id, created_on or fee_reference.
+    const tables = await runInProcess(['sql', `SELECT table_name, string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns()
+      WHERE table_name IN ('results', 'mkt_removed_results', 'mkt_walk_results', 'results_with_values') GROUP BY table_name ORDER BY table_name`, '-f', 'csv'], env);
+    expect(tables.stdout).toBe(`table_name,names\r\nmkt_removed_results,"${HEADER_2026},removed_at"\r\nmkt_walk_results,"${HEADER_2026}"\r\n`
+      + `results,"${HEADER_2026}"\r\nresults_with_values,"${HEADER_2026.replace('fee_amount,', 'fee_amount,fee_amount_value,fee_amount_unit,')}"\r\n`);
     records = [...records, record2026(5, 'v2'), record2026(6, 'v2', { fee_amount: '$0.0099' })];
     const requestsBefore = server.requests.length;
     const second = await runInProcess(['sync', '-f', 'json'], env);
@@ -123,6 +128,8 @@ describe('a mirror that held no records', () => {
     records = [record2026(1), record2026(2)];
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 2, full_walk: false });
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
+    const columns = await runInProcess(['sql', "SELECT string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env);
+    expect(columns.stdout).toBe(`names\r\n"${HEADER_2026}"\r\n`);
   });
 });
 
