@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
+import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS } from '../../src/api/fields.js';
 import type { FeeScheduleResult2026 } from '../../src/api/types.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { record2026, serve2026Records } from '../helpers/records-2026.js';
@@ -130,6 +130,33 @@ describe('a mirror that held no records', () => {
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
     const columns = await runInProcess(['sql', "SELECT string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env);
     expect(columns.stdout).toBe(`names\r\n"${HEADER_2026}"\r\n`);
+  });
+});
+
+describe('a mirror of 2026 records an earlier mkt kept in the interface columns', () => {
+  it('is refused by --offline with the --full-refresh hint, and its next sync rebuilds it in the 2026 columns', async () => {
+    const records = [record2026(1), record2026(2)];
+    const server = await serve2026Records(startServer, () => records);
+    const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
+    const env = { env: { ...server.env, MKT_MIRROR: mirror } };
+    expect((await runInProcess(['sync'], env)).code).toBe(0);
+    // As an earlier mkt left it: record_id in id, created_on and fee_reference null, the 26 fields first.
+    const own = new Set(FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => field.name));
+    const earlierColumns = FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) =>
+      field.name === 'id' ? 'record_id AS id' : own.has(field.name as never) ? field.name : `NULL::${field.kind === 'string' ? 'VARCHAR' : 'TIMESTAMP'} AS ${field.name}`);
+    const earlier = await openDuckDB();
+    await earlier.rows(`ATTACH '${mirror}' AS placed;
+      CREATE TABLE placed.earlier AS SELECT ${earlierColumns.join(', ')} FROM placed.results;
+      DROP VIEW placed.results_with_values; DROP TABLE placed.results; ALTER TABLE placed.earlier RENAME TO results;`);
+    earlier.close();
+    expect(await runInProcess(['results', '--offline'], env)).toMatchObject({
+      code: 1,
+      stderr: `mkt: ${mirror} holds records of the 2026 shape in the columns of an earlier mkt\nRun \`mkt sync --full-refresh\` to rebuild it.\n`,
+    });
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, removed_records: 0, total_records: 2, full_walk: true });
+    const columns = await runInProcess(['sql', "SELECT string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env);
+    expect(columns.stdout).toBe(`names\r\n"${HEADER_2026}"\r\n`);
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
   });
 });
 
