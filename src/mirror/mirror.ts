@@ -8,7 +8,7 @@ import { makeDirectory } from '../config/store.js';
 import { abortReason, MktError, UsageError } from '../core/errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
-import { MIRROR_FIELDS, RecordReader, recordText, rowAsJson, type StoredRecord } from './rows.js';
+import { MIRROR_FIELDS, mirrorIndex, RecordReader, recordText, rowAsJson, type StoredRecord } from './rows.js';
 import { createSchema, MIRROR_LAYOUT } from './schema.js';
 
 /** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
@@ -38,7 +38,7 @@ export interface PendingWalk extends MirrorIdentity {
 type RecordTable = 'results' | 'mkt_walk_results';
 
 /** The tables that hold records, each in the layout of its records' shape (src/mirror/schema.ts). */
-export type RecordsTable = RecordTable | 'mkt_removed_results';
+type RecordsTable = RecordTable | 'mkt_removed_results';
 
 /** Where each table of records keeps the odd spellings of its timestamps (keepTimestampTexts). */
 const TIMESTAMP_TEXT_TABLE: Record<RecordTable, string> = { results: 'mkt_timestamp_text', mkt_walk_results: 'mkt_walk_timestamp_text' };
@@ -247,7 +247,7 @@ export class Mirror {
   async recordTextsById(ids: readonly string[]): Promise<Map<string, string>> {
     const byId = new Map<string, string>();
     if (ids.length === 0) return byId;
-    const texts = await this.recordTexts(`SELECT rowid FROM results WHERE ${RECORD_ID_FIELDS[this.resultsShape]} IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
+    const texts = await this.recordTexts(`SELECT rowid FROM results WHERE ${this.idColumn} IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
     for (const text of texts) byId.set((JSON.parse(text) as string[])[0] as string, text);
     return byId;
   }
@@ -553,8 +553,7 @@ export class Mirror {
   }
 }
 
-const amountIndex = (shape: ServiceShape) => MIRROR_FIELDS[shape].findIndex((field) => field.name === 'fee_amount');
-const AMOUNT_INDEX: Record<ServiceShape, number> = { interface: amountIndex('interface'), '2026': amountIndex('2026') };
+const AMOUNT_INDEX: Record<ServiceShape, number> = { interface: mirrorIndex('interface', 'fee_amount'), '2026': mirrorIndex('2026', 'fee_amount') };
 
 function appendValues(appender: DuckDBAppender, record: StoredRecord, { DuckDBTimestampTZValue, DuckDBTimestampValue }: DuckDBModule): void {
   MIRROR_FIELDS[record.shape].forEach((field, index) => {

@@ -16,7 +16,8 @@ export const MIRROR_FIELDS: Readonly<Record<ServiceShape, readonly FieldSpec[]>>
   '2026': FEE_SCHEDULE_RESULT_2026_FIELDS,
 };
 
-const mirrorIndex = (shape: ServiceShape, name: string): number => MIRROR_FIELDS[shape].findIndex((field) => field.name === name);
+/** Where a field is among the values of a record of the shape: -1 when it has none. */
+export const mirrorIndex = (shape: ServiceShape, name: string): number => MIRROR_FIELDS[shape].findIndex((field) => field.name === name);
 
 /**
  * A record as the mirror stores it: its shape, the values of its shape's MIRROR_FIELDS, and the
@@ -80,8 +81,8 @@ function timestampFields(shape: ServiceShape) {
 
 /**
  * A row of `results r LEFT JOIN mkt_timestamp_text t` as one JSON array, for `RecordReader`: the
- * values of the shape's MIRROR_FIELDS, a timestamp as the text of its microseconds (a JSON number may not
- * hold them exactly), then the spellings kept of the timestamps. One text a row is parsed at
+ * values of the shape's MIRROR_FIELDS, a timestamp as the text of its microseconds (a JSON
+ * number may not hold them exactly), then the spellings kept of the timestamps. One text a row is parsed at
  * once, where @duckdb/node-api would convert 32 columns value by value. `present`: the columns
  * the mirror has; a mirror an earlier mkt made, opened to read, lacks the citation ones, which
  * read as null.

@@ -6,8 +6,8 @@ import { MIRROR_FIELDS } from './rows.js';
 /**
  * The layout of a mirror (docs/mirror.md). `results` holds the fields of its records' shape with
  * true types (MIRROR_FIELDS), as do `mkt_removed_results` and `mkt_walk_results`; every other
- * table is mkt's bookkeeping and starts with `mkt_`, and keeps a record's id as `id`. A mirror written by a later layout is
- * refused rather than misread.
+ * table is mkt's bookkeeping and starts with `mkt_`, and keeps a record's id as `id`. A mirror
+ * written by a later layout is refused rather than misread.
  *
  * The citation columns, and `mkt_mirror.shape` (the shape of its records, null for a mirror made
  * before there were two: the interface's), are added to a mirror an earlier mkt made, columns

@@ -7,7 +7,7 @@ import { MktError, UsageError } from '../core/errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
-import { MIRROR_FIELDS, recordText, type StoredRecord, toStoredRecord } from './rows.js';
+import { mirrorIndex, recordText, type StoredRecord, toStoredRecord } from './rows.js';
 import { createSchema, MIRROR_LAYOUT } from './schema.js';
 
 export interface SyncRequest {
@@ -72,7 +72,7 @@ const STORED_ORDER: Record<ServiceShape, string> = { interface: 'created_on, id'
 /** Full walks a sync makes before it gives up on a service that changes under each of them. */
 const MAX_WALKS = 2;
 
-const CREATED_ON = MIRROR_FIELDS.interface.findIndex((field) => field.name === 'created_on');
+const CREATED_ON = mirrorIndex('interface', 'created_on');
 
 /**
  * Brings a mirror up to date with the service's answer for its filters (docs/mirror.md).
