@@ -84,6 +84,9 @@ describe('records of the 2026 shape', () => {
       WHERE table_name IN ('results', 'mkt_removed_results', 'mkt_walk_results', 'results_with_values') GROUP BY table_name ORDER BY table_name`, '-f', 'csv'], env);
     expect(tables.stdout).toBe(`table_name,names\r\nmkt_removed_results,"${HEADER_2026},removed_at"\r\nmkt_walk_results,"${HEADER_2026}"\r\n`
       + `results,"${HEADER_2026}"\r\nresults_with_values,"${HEADER_2026.replace('fee_amount,', 'fee_amount,fee_amount_value,fee_amount_unit,')}"\r\n`);
+    // A service without the record endpoint: the record by its record_id, from the mirror.
+    const held = await runInProcess(['results', 'get', records[3]!.record_id, '-f', 'json'], env);
+    expect({ code: held.code, record: JSON.parse(held.stdout) }).toEqual({ code: 0, record: records[3] });
     records = [...records, record2026(5, 'v2'), record2026(6, 'v2', { fee_amount: '$0.0099' })];
     const requestsBefore = server.requests.length;
     const second = await runInProcess(['sync', '-f', 'json'], env);
