@@ -122,6 +122,13 @@ describe('records of the 2026 shape', () => {
     const rebuilt = await runInProcess(['sync', '--full-refresh', '-f', 'json'], env);
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ new_records: 2, removed_records: 1, total_records: 2 });
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records as FeeScheduleResult2026[]).reverse());
+    // The interface record it replaced does not fit the 2026 columns of mkt_removed_results, made anew.
+    expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
+    expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM mkt_removed_results', '-f', 'csv'], env)).stdout).toBe('n\r\n0\r\n');
+    records = [interfaceRecord(3)];
+    expect(JSON.parse((await runInProcess(['sync', '--full-refresh', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 1, removed_records: 2, total_records: 1 });
+    expect(await resultsColumns(env)).toBe(`names\r\n"${FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) => field.name).join(',')}"\r\n`);
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(records);
   });
 });
 
