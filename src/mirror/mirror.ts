@@ -3,13 +3,13 @@ import { dirname } from 'node:path';
 import type { DuckDBAppender, DuckDBDataChunk, DuckDBResult, StatementType } from '@duckdb/node-api';
 import { parseAmount } from '../api/amounts.js';
 import { IdSet } from '../api/id-set.js';
-import type { ServiceShape } from '../api/record-id.js';
+import { RECORD_ID_FIELDS, type ServiceShape } from '../api/record-id.js';
 import { makeDirectory } from '../config/store.js';
 import { abortReason, MktError, UsageError } from '../core/errors.js';
 import { isSystemError, systemErrorText } from '../output/output-path.js';
 import { DuckDBFile, type DuckDBModule, loadDuckDB, type SqlValue } from './duckdb.js';
-import { MIRROR_FIELDS, RecordReader, recordText, rowAsJson, type StoredRecord } from './rows.js';
-import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
+import { MIRROR_FIELDS, mirrorIndex, RecordReader, recordText, rowAsJson, type StoredRecord } from './rows.js';
+import { createSchema, MIRROR_LAYOUT } from './schema.js';
 
 /** Which service and which filters a mirror holds the answer of: fixed at its first sync. */
 export interface MirrorIdentity {
@@ -36,6 +36,9 @@ export interface PendingWalk extends MirrorIdentity {
 
 /** The tables records are appended to: the mirror's own, or the full walk's staging table. */
 type RecordTable = 'results' | 'mkt_walk_results';
+
+/** The tables that hold records, each in the layout of its records' shape (src/mirror/schema.ts). */
+type RecordsTable = RecordTable | 'mkt_removed_results';
 
 /** Where each table of records keeps the odd spellings of its timestamps (keepTimestampTexts). */
 const TIMESTAMP_TEXT_TABLE: Record<RecordTable, string> = { results: 'mkt_timestamp_text', mkt_walk_results: 'mkt_walk_timestamp_text' };
@@ -122,7 +125,7 @@ export class Mirror {
     try {
       if (options.write) {
         await mirror.checkNotAnotherDatabase();
-        await mirror.run(CREATE_SCHEMA);
+        await mirror.run(createSchema(await mirror.tableShape('results')));
         // Each checkpoint DuckDB makes when its log grows writes a walk's staging table's growing
         // last row group again: a sync checkpoints once, when the file closes.
         await mirror.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
@@ -157,7 +160,9 @@ export class Mirror {
   private closed = false;
   private recorded: MirrorIdentity | undefined;
   private recordedShape: ServiceShape | undefined;
-  private rowJson = rowAsJson(new Set(MIRROR_FIELDS.map((field) => field.name)));
+  /** The shape whose column set `results` has: the interface's for a mirror a sync has not yet given records of another. */
+  private resultsShape: ServiceShape = 'interface';
+  private rowJson = rowAsJson('interface', new Set(MIRROR_FIELDS.interface.map((field) => field.name)));
 
   /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
   async close(): Promise<void> {
@@ -196,26 +201,53 @@ export class Mirror {
     return Number(row?.n ?? 0);
   }
 
-  /** The newest created_on, in microseconds, or undefined when the mirror holds nothing. */
+  /** The shape whose column set a table of records has (src/mirror/schema.ts). */
+  async tableShape(table: RecordsTable): Promise<ServiceShape> {
+    const [row] = await this.rows(
+      `SELECT count(*)::INTEGER AS n FROM information_schema.columns
+       WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 AND column_name = $2`,
+      [table, RECORD_ID_FIELDS['2026']],
+    );
+    return row?.n === 1 ? '2026' : 'interface';
+  }
+
+  /**
+   * Makes an empty table of records anew in the layout of the shape, when it has another's:
+   * `results` with its view and mkt_removed_results, whose records of the other shape do not fit
+   * the new column set. Within a transaction.
+   */
+  async layOut(table: RecordTable, shape: ServiceShape): Promise<void> {
+    if ((await this.tableShape(table)) === shape) return;
+    if ((await this.count(table)) > 0) throw this.failure(new Error(`${table} holds records of another shape than ${shape}`));
+    const tables = table === 'results' ? ['results', 'mkt_removed_results'] : [table];
+    if (table === 'results') await this.run('DROP VIEW IF EXISTS results_with_values');
+    for (const name of tables) await this.run(`DROP TABLE ${name}`);
+    await this.run(createSchema(shape, table === 'results' ? shape : await this.tableShape('results')));
+    if (table === 'results') await this.readColumns();
+  }
+
+  /** The newest created_on, in microseconds, or undefined when the mirror holds nothing, or records of the 2026 shape, which have none. */
   async newestCreatedOn(): Promise<bigint | undefined> {
+    if (this.resultsShape === '2026') return undefined;
     const [row] = await this.rows('SELECT epoch_us(max(created_on)) AS newest FROM results');
     return (row?.newest as bigint | null) ?? undefined;
   }
 
   /**
    * The newest records as recordText, newest first, ties by id: as the service's first page
-   * orders them. Records without created_on (the 2026 shape's) cannot be put in that order, and
-   * are left out.
+   * orders them. Records of the 2026 shape, which have no created_on, cannot be put in that
+   * order: none.
    */
-  newestRecordTexts(limit: number): Promise<string[]> {
-    return this.recordTexts(`SELECT rowid FROM results WHERE created_on IS NOT NULL ORDER BY created_on DESC, id DESC LIMIT ${limit}`, [], 'ORDER BY r.created_on DESC, r.id DESC');
+  async newestRecordTexts(limit: number): Promise<string[]> {
+    if (this.resultsShape === '2026') return [];
+    return this.recordTexts(`SELECT rowid FROM results ORDER BY created_on DESC, id DESC LIMIT ${limit}`, [], 'ORDER BY r.created_on DESC, r.id DESC');
   }
 
   /** The records of `results` with these ids, as recordText by id: those the mirror does not hold are absent. */
   async recordTextsById(ids: readonly string[]): Promise<Map<string, string>> {
     const byId = new Map<string, string>();
     if (ids.length === 0) return byId;
-    const texts = await this.recordTexts(`SELECT rowid FROM results WHERE id IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
+    const texts = await this.recordTexts(`SELECT rowid FROM results WHERE ${this.idColumn} IN (${ids.map((_, index) => `$${index + 1}`).join(', ')})`, [...ids]);
     for (const text of texts) byId.set((JSON.parse(text) as string[])[0] as string, text);
     return byId;
   }
@@ -228,8 +260,9 @@ export class Mirror {
   async ids(table: RecordTable): Promise<IdSet> {
     const ids = new IdSet();
     let read = 0;
+    const id = RECORD_ID_FIELDS[await this.tableShape(table)];
     await this.onFile(() =>
-      this.file.stream(`SELECT id FROM ${table}`, (chunk) => {
+      this.file.stream(`SELECT ${id} FROM ${table}`, (chunk) => {
         for (const id of chunk) ids.add(id as string);
         read += chunk.length;
       }),
@@ -267,6 +300,7 @@ export class Mirror {
   /** Appends records to `table`, and the amounts they bring to mkt_amounts. Call within a transaction. */
   async append(table: RecordTable, records: readonly StoredRecord[]): Promise<void> {
     if (records.length === 0) return;
+    await this.layOut(table, (records[0] as StoredRecord).shape);
     await this.onFile(async () => {
       const appender = await this.appender(table);
       const duckdb = loadDuckDB();
@@ -362,14 +396,20 @@ export class Mirror {
 
   /** The records of `results` whose rowids a query chooses, in `order`, read back as the service sent them. */
   private async records(chooseRowids: string, values: SqlValue[], order = ''): Promise<Record<string, unknown>[]> {
-    const reader = new RecordReader(this.recordedShape);
-    const rows = await this.column(`SELECT ${this.rowJson} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
+    const reader = new RecordReader(this.resultsShape);
+    const rows = await this.column(`SELECT ${this.rowJson} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.${this.idColumn} WHERE r.rowid IN (${chooseRowids}) ${order}`, values);
     return rows.map((row) => reader.read(row as string));
   }
 
   /** The records of `results` whose id, or version_id, is `value`, by id: for the record and version commands when the service has no such endpoint. */
   recordsWhere(field: 'id' | 'version_id', value: string): Promise<Record<string, unknown>[]> {
-    return this.records(`SELECT rowid FROM results WHERE ${field} = $1`, [value], 'ORDER BY r.id');
+    const column = field === 'id' ? this.idColumn : field;
+    return this.records(`SELECT rowid FROM results WHERE ${column} = $1`, [value], `ORDER BY r.${this.idColumn}`);
+  }
+
+  /** The column of `results` that holds a record's id: `id` or `record_id`, by its shape. */
+  get idColumn(): string {
+    return RECORD_ID_FIELDS[this.resultsShape];
   }
 
   /** An appender to one of the mirror's tables. */
@@ -420,7 +460,7 @@ export class Mirror {
     const known = this.knownAmounts;
     const fresh = new Set<string>();
     for (const record of records) {
-      const text = record.values[AMOUNT_INDEX];
+      const text = record.values[AMOUNT_INDEX[record.shape]];
       if (typeof text === 'string' && !known.has(text)) fresh.add(text);
     }
     if (fresh.size === 0) return;
@@ -484,6 +524,7 @@ export class Mirror {
       if (this.signal?.aborted) throw abortReason(this.signal);
       throw isFileFailure((error as Error).cause) ? error : this.notAMirror();
     }
+    this.useColumns(present);
     const [row] = rows;
     if (!row) return;
     const layout = row.layout as number;
@@ -492,14 +533,30 @@ export class Mirror {
     }
     this.recorded = { service: row.service as string, filters: row.filters as string };
     this.recordedShape = row.shape === '2026' ? '2026' : 'interface';
-    this.rowJson = rowAsJson(present);
+    // A mirror of 2026 records an earlier mkt kept in the interface's columns: a sync rebuilds it (src/mirror/sync.ts).
+    if (!this.writable && this.recordedShape !== this.resultsShape) {
+      throw new MktError(`${this.path} holds records of the 2026 shape in the columns of an earlier mkt`, { hint: 'Run `mkt sync --full-refresh` to rebuild it.' });
+    }
+  }
+
+  /** Notes the columns `results` has, when a sync has made it anew. */
+  async readColumns(): Promise<void> {
+    const present = await this.column(
+      `SELECT column_name FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = 'results'`,
+    );
+    this.useColumns(new Set(present as string[]));
+  }
+
+  private useColumns(present: ReadonlySet<string>): void {
+    this.resultsShape = present.has(RECORD_ID_FIELDS['2026']) ? '2026' : 'interface';
+    this.rowJson = rowAsJson(this.resultsShape, present);
   }
 }
 
-const AMOUNT_INDEX = MIRROR_FIELDS.findIndex((field) => field.name === 'fee_amount');
+const AMOUNT_INDEX: Record<ServiceShape, number> = { interface: mirrorIndex('interface', 'fee_amount'), '2026': mirrorIndex('2026', 'fee_amount') };
 
 function appendValues(appender: DuckDBAppender, record: StoredRecord, { DuckDBTimestampTZValue, DuckDBTimestampValue }: DuckDBModule): void {
-  MIRROR_FIELDS.forEach((field, index) => {
+  MIRROR_FIELDS[record.shape].forEach((field, index) => {
     const value = record.values[index] ?? null;
     if (value === null) appender.appendNull();
     else if (typeof value === 'string') appender.appendVarchar(value);

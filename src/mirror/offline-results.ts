@@ -9,7 +9,8 @@ import { RecordReader } from './rows.js';
 /**
  * How the sandbox orders results (src/sandbox/results-search.ts): by the field, then created_on,
  * then id, all in one direction. supplier_name sorts by the records' exchange_name. A mirror of
- * 2026 records, which carry no created_on, goes by scraped_time in its place (CREATED_ON_2026).
+ * 2026 records, which carry no created_on, goes by scraped_time in its place (CREATED_ON_2026),
+ * and by record_id for id.
  */
 const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
   created_on: ['created_on', 'id'],
@@ -77,7 +78,8 @@ export class MirrorResults implements ResultsSource {
     const createdOn = this.mirror.shape === '2026' ? CREATED_ON_2026 : 'created_on';
     const { where, values } = whereOf(query, createdOn);
     const direction = (query.order_dir ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
-    const keys = [...new Set(ORDER_KEYS[query.order_by ?? 'created_on'].map((key) => (key === 'created_on' ? createdOn : key)))];
+    const column = (key: string) => (key === 'created_on' ? createdOn : key === 'id' ? this.mirror.idColumn : key);
+    const keys = [...new Set(ORDER_KEYS[query.order_by ?? 'created_on'].map(column))];
     const order = keys.map((key) => `r.${key} ${direction}`).join(', ');
     const key = JSON.stringify([where, values.map(String), order, pageSize]);
 
@@ -115,7 +117,7 @@ export class MirrorResults implements ResultsSource {
   private async read(cursor: Cursor): Promise<void> {
     const chosen = `SELECT r.rowid FROM results r ${cursor.where} ORDER BY ${cursor.order} LIMIT ${cursor.batch} OFFSET ${cursor.offset}`;
     const rows = (await this.mirror.column(
-      `SELECT ${this.mirror.rowAsJson} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.id
+      `SELECT ${this.mirror.rowAsJson} FROM results r LEFT JOIN mkt_timestamp_text t ON t.id = r.${this.mirror.idColumn}
        WHERE r.rowid IN (${chosen}) ORDER BY ${cursor.order}`,
       cursor.values,
     )) as string[];

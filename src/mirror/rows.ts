@@ -1,5 +1,5 @@
-import { CITATION_FIELDS, FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS } from '../api/fields.js';
-import { type ServiceShape, shapeOfRecord } from '../api/record-id.js';
+import { CITATION_FIELDS, FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELDS, FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS, type FieldSpec } from '../api/fields.js';
+import { RECORD_ID_FIELDS, type ServiceShape, shapeOfRecord } from '../api/record-id.js';
 import { malformedAnswer, recordNamed } from '../api/results-page.js';
 import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } from '../core/timestamps.js';
 
@@ -7,35 +7,29 @@ import { formatTimestampMicros, isFormattedTimestamp, parseTimestampMicros } fro
 export type StoredValue = string | number | bigint | null;
 
 /**
- * The columns of a mirror's `results`, whichever shape its records have: the interface
- * document's 26 fields, then the citation fields (docs/mirror.md). A 2026 record's `record_id`
- * is kept in `id`, and its `created_on` and `fee_reference`, which it does not have, are null.
+ * The columns of a mirror's `results`, per the shape of its records (docs/mirror.md): the
+ * interface document's 26 fields, then the citation fields; or the 2026 edition's fields, in
+ * its order. The record's id comes first in both.
  */
-export const MIRROR_FIELDS = FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS;
-
-const mirrorIndex = (name: string): number => MIRROR_FIELDS.findIndex((field) => field.name === (name === 'record_id' ? 'id' : name));
-
-/** For each column of MIRROR_FIELDS, the key a record of each shape keeps its value under, or undefined when it has none. */
-const RECORD_KEYS: Readonly<Record<ServiceShape, readonly (string | undefined)[]>> = {
-  interface: MIRROR_FIELDS.map((field) => field.name),
-  '2026': MIRROR_FIELDS.map((field) => {
-    const key = field.name === 'id' ? 'record_id' : field.name;
-    return FEE_SCHEDULE_RESULT_2026_FIELDS.some((own) => own.name === key) ? key : undefined;
-  }),
+export const MIRROR_FIELDS: Readonly<Record<ServiceShape, readonly FieldSpec[]>> = {
+  interface: FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS,
+  '2026': FEE_SCHEDULE_RESULT_2026_FIELDS,
 };
 
+/** Where a field is among the values of a record of the shape: -1 when it has none. */
+export const mirrorIndex = (shape: ServiceShape, name: string): number => MIRROR_FIELDS[shape].findIndex((field) => field.name === name);
+
 /**
- * A record as the mirror stores it: the values of MIRROR_FIELDS, and the text of a timestamp
- * the service spelled otherwise than `formatTimestampMicros` would (another offset, fewer
- * digits, `Z`), so that the record reads back byte for byte.
+ * A record as the mirror stores it: its shape, the values of its shape's MIRROR_FIELDS, and the
+ * text of a timestamp the service spelled otherwise than `formatTimestampMicros` would (another
+ * offset, fewer digits, `Z`), so that the record reads back byte for byte.
  */
 export interface StoredRecord {
+  shape: ServiceShape;
   values: StoredValue[];
   scrapedTimeText: string | null;
   createdOnText: string | null;
 }
-
-const SCRAPED_TIME = mirrorIndex('scraped_time');
 
 /**
  * A record of the service, of either shape, checked for the mirror's types: each field text or
@@ -45,13 +39,12 @@ const SCRAPED_TIME = mirrorIndex('scraped_time');
  */
 export function toStoredRecord(record: object, host: string): StoredRecord {
   const source = record as Record<string, unknown>;
-  const keys = RECORD_KEYS[shapeOfRecord(record)];
+  const shape = shapeOfRecord(record);
   let scrapedTimeText: string | null = null;
   let createdOnText: string | null = null;
-  const named = () => recordNamed(source[keys[0] as string] as string);
-  const values = MIRROR_FIELDS.map((field, index): StoredValue => {
-    const key = keys[index];
-    if (key === undefined) return null;
+  const named = () => recordNamed(source[RECORD_ID_FIELDS[shape]] as string);
+  const values = MIRROR_FIELDS[shape].map((field): StoredValue => {
+    const key = field.name;
     const value = source[key] ?? null;
     switch (field.kind) {
       case 'string':
@@ -66,42 +59,48 @@ export function toStoredRecord(record: object, host: string): StoredRecord {
     const micros = typeof value === 'string' ? parseTimestampMicros(value) : undefined;
     if (micros === undefined) throw malformedAnswer(host, `${named()} has a ${key} that is not an ISO 8601 timestamp`);
     if (!isFormattedTimestamp(value as string, field.kind === 'timestamp_utc')) {
-      if (index === SCRAPED_TIME) scrapedTimeText = value as string;
+      if (key === 'scraped_time') scrapedTimeText = value as string;
       else createdOnText = value as string;
     }
     return micros;
   });
-  return { values, scrapedTimeText, createdOnText };
+  return { shape, values, scrapedTimeText, createdOnText };
 }
 
-/** The timestamp fields: where each is among the values, and whether it is an instant (`+00:00`). */
-const TIMESTAMP_FIELDS = MIRROR_FIELDS.flatMap((field, index) =>
-  field.kind === 'timestamp_utc' || field.kind === 'timestamp_local' ? [{ index, name: field.name, withOffset: field.kind === 'timestamp_utc' }] : [],
-);
+/** Each shape's timestamp fields: where each is among the values, and whether it is an instant (`+00:00`). */
+const TIMESTAMP_FIELDS: Readonly<Record<ServiceShape, readonly { index: number; name: string; withOffset: boolean }[]>> = {
+  interface: timestampFields('interface'),
+  '2026': timestampFields('2026'),
+};
+
+function timestampFields(shape: ServiceShape) {
+  return MIRROR_FIELDS[shape].flatMap((field, index) =>
+    field.kind === 'timestamp_utc' || field.kind === 'timestamp_local' ? [{ index, name: field.name, withOffset: field.kind === 'timestamp_utc' }] : [],
+  );
+}
 
 /**
  * A row of `results r LEFT JOIN mkt_timestamp_text t` as one JSON array, for `RecordReader`: the
- * values of MIRROR_FIELDS, a timestamp as the text of its microseconds (a JSON number may not
- * hold them exactly), then the spellings kept of the timestamps. One text a row is parsed at
+ * values of the shape's MIRROR_FIELDS, a timestamp as the text of its microseconds (a JSON
+ * number may not hold them exactly), then the spellings kept of the timestamps. One text a row is parsed at
  * once, where @duckdb/node-api would convert 32 columns value by value. `present`: the columns
  * the mirror has; a mirror an earlier mkt made, opened to read, lacks the citation ones, which
  * read as null.
  */
-export function rowAsJson(present: ReadonlySet<string>): string {
-  const value = (field: (typeof MIRROR_FIELDS)[number]) => {
+export function rowAsJson(shape: ServiceShape, present: ReadonlySet<string>): string {
+  const value = (field: FieldSpec) => {
     if (!present.has(field.name)) return 'NULL';
     return field.kind === 'timestamp_utc' || field.kind === 'timestamp_local' ? `epoch_us(r.${field.name})::VARCHAR` : `r.${field.name}`;
   };
-  return `json_array(${MIRROR_FIELDS.map(value).join(', ')}, ${TIMESTAMP_FIELDS.map((field) => `t.${field.name}`).join(', ')})::VARCHAR`;
+  return `json_array(${MIRROR_FIELDS[shape].map(value).join(', ')}, ${TIMESTAMP_FIELDS[shape].map((field) => `t.${field.name}`).join(', ')})::VARCHAR`;
 }
 
-/** Each key of a record of the shape, in the shape's order, and the column of MIRROR_FIELDS it is read from. */
+/** Each key of a record of the shape, in the shape's order, and the column of its MIRROR_FIELDS it is read from. */
 const READ_ORDER: Readonly<Record<ServiceShape, readonly (readonly [string, number])[]>> = {
-  interface: FEE_SCHEDULE_RESULT_FIELDS.map((field) => [field.name, mirrorIndex(field.name)] as const),
-  '2026': FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => [field.name, mirrorIndex(field.name)] as const),
+  interface: FEE_SCHEDULE_RESULT_FIELDS.map((field) => [field.name, mirrorIndex('interface', field.name)] as const),
+  '2026': FEE_SCHEDULE_RESULT_2026_FIELDS.map((field, index) => [field.name, index] as const),
 };
-const CITATION_COLUMNS = CITATION_FIELDS.map((field) => [field.name, mirrorIndex(field.name)] as const);
-const JSON_COLUMN = mirrorIndex('relationships');
+const CITATION_COLUMNS = CITATION_FIELDS.map((field) => [field.name, mirrorIndex('interface', field.name)] as const);
 
 /**
  * Makes the records that rows of rowAsJson were stored from, in the mirror's shape, as the
@@ -110,21 +109,26 @@ const JSON_COLUMN = mirrorIndex('relationships');
  * field's last one formatted is kept.
  */
 export class RecordReader {
-  private readonly lastFormatted = TIMESTAMP_FIELDS.map(() => ({ micros: '', text: undefined as string | undefined }));
+  private readonly timestamps: (typeof TIMESTAMP_FIELDS)[ServiceShape];
+  private readonly lastFormatted: { micros: string; text: string | undefined }[];
   private readonly order: readonly (readonly [string, number])[];
   private readonly empty: Readonly<Record<string, null>>;
+  private readonly jsonColumn: number;
 
   constructor(private readonly shape: ServiceShape = 'interface') {
+    this.timestamps = TIMESTAMP_FIELDS[shape];
+    this.lastFormatted = this.timestamps.map(() => ({ micros: '', text: undefined }));
+    this.jsonColumn = mirrorIndex(shape, 'relationships');
     this.order = READ_ORDER[shape];
     this.empty = Object.fromEntries(this.order.map(([key]) => [key, null]));
   }
 
   read(json: string): Record<string, unknown> {
     const row = JSON.parse(json) as unknown[];
-    TIMESTAMP_FIELDS.forEach((field, position) => {
+    this.timestamps.forEach((field, position) => {
       const micros = row[field.index];
       if (typeof micros !== 'string') return;
-      const spelled = row[MIRROR_FIELDS.length + position];
+      const spelled = row[MIRROR_FIELDS[this.shape].length + position];
       if (typeof spelled === 'string') {
         row[field.index] = spelled;
         return;
@@ -136,7 +140,7 @@ export class RecordReader {
       }
       row[field.index] = last.text;
     });
-    if (typeof row[JSON_COLUMN] === 'string') row[JSON_COLUMN] = JSON.parse(row[JSON_COLUMN]);
+    if (typeof row[this.jsonColumn] === 'string') row[this.jsonColumn] = JSON.parse(row[this.jsonColumn] as string);
     // V8 fills in a copy of a record that has every field faster than it adds them one by one to {}.
     const record: Record<string, unknown> = { ...this.empty };
     for (const [key, index] of this.order) record[key] = row[index] ?? null;
@@ -148,11 +152,11 @@ export class RecordReader {
 }
 
 /**
- * A record's values in MIRROR_FIELDS' order, as one JSON array, as the service spelled them:
+ * A record's values in its shape's MIRROR_FIELDS order, as one JSON array, as the service spelled them:
  * the same text for the same content, whether the record came from a page or from the mirror
  * (RecordReader). What a sync compares to tell a record the service now answers differently.
  */
 export function recordText(record: object): string {
   const source = record as Readonly<Record<string, unknown>>;
-  return JSON.stringify(RECORD_KEYS[shapeOfRecord(record)].map((key) => (key === undefined ? null : source[key] ?? null)));
+  return JSON.stringify(MIRROR_FIELDS[shapeOfRecord(record)].map((field) => source[field.name] ?? null));
 }

@@ -1,14 +1,14 @@
 import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
-import { recordIdOf, type ServiceShape, shapeOfRecord } from '../api/record-id.js';
+import { RECORD_ID_FIELDS, recordIdOf, type ServiceShape, shapeOfRecord } from '../api/record-id.js';
 import type { FeeScheduleResultsPage, ResultRecord } from '../api/types.js';
 import { checkSameShape, RepeatGuard, type ResultsSource } from '../api/walk.js';
 import { MktError, UsageError } from '../core/errors.js';
 import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
-import { MIRROR_FIELDS, recordText, type StoredRecord, toStoredRecord } from './rows.js';
-import { CREATE_SCHEMA, MIRROR_LAYOUT } from './schema.js';
+import { mirrorIndex, recordText, type StoredRecord, toStoredRecord } from './rows.js';
+import { createSchema, MIRROR_LAYOUT } from './schema.js';
 
 export interface SyncRequest {
   filters: MirrorFilters;
@@ -66,10 +66,13 @@ const PAGES_AHEAD = 4;
  */
 const COMMIT_EVERY_PAGES = 100;
 const COMMIT_EVERY_MS = 2000;
+/** The order a sync stores records in, oldest first: created_on, or for 2026 records, which have none, scraped_time; then the id. */
+const STORED_ORDER: Record<ServiceShape, string> = { interface: 'created_on, id', '2026': 'scraped_time, record_id' };
+
 /** Full walks a sync makes before it gives up on a service that changes under each of them. */
 const MAX_WALKS = 2;
 
-const CREATED_ON = MIRROR_FIELDS.findIndex((field) => field.name === 'created_on');
+const CREATED_ON = mirrorIndex('interface', 'created_on');
 
 /**
  * Brings a mirror up to date with the service's answer for its filters (docs/mirror.md).
@@ -93,6 +96,8 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   // The shape the mirror's records have, which every page must have too: a mirror holds one
   // (docs/mirror.md). One that holds none yet takes the shape of the records that come.
   const holdsRecords = recorded !== undefined && !request.fullRefresh && (await mirror.count()) > 0;
+  // A mirror of 2026 records an earlier mkt kept in the interface's columns is rebuilt by a full walk.
+  const inItsColumns = !holdsRecords || (await mirror.tableShape('results')) === mirror.shape;
   const shapes: ShapeCheck = { host: source.host, shape: holdsRecords ? mirror.shape : undefined, service: request.service, pages: 0 };
   if (request.newestPage) checkPageShape(shapes, request.newestPage);
   // A page the caller asked for was a request of this sync too.
@@ -106,7 +111,7 @@ export async function syncMirror(mirror: Mirror, connect: () => Promise<ResultsS
   const pending = await mirror.pendingWalk();
   let outcome: Outcome | undefined;
   let service = request.newestPage && serviceStateOf(request.newestPage);
-  if (recorded && !request.fullRefresh && !pending) {
+  if (recorded && !request.fullRefresh && !pending && inItsColumns) {
     const newest = await readNewest(walker);
     outcome = newest.outcome;
     service = newest.service;
@@ -226,7 +231,7 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
       const held: ResultRecord[] = [];
       for (const record of page.data) {
         const stored = toStoredRecord(record, host);
-        const createdOn = stored.values[CREATED_ON] as bigint | null;
+        const createdOn = stored.shape === 'interface' ? (stored.values[CREATED_ON] as bigint) : null;
         if (newest !== undefined && createdOn !== null && createdOn < newest) reachedOlder = true;
         if (known.add(recordIdOf(record))) unknown.push(stored);
         else held.push(record);
@@ -450,7 +455,7 @@ async function discardWalk(mirror: Mirror): Promise<void> {
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DROP TABLE mkt_walk_results');
   await mirror.run('DROP TABLE mkt_walk_timestamp_text');
-  await mirror.run(CREATE_SCHEMA);
+  await mirror.run(createSchema(await mirror.tableShape('results')));
 }
 
 /**
@@ -473,14 +478,23 @@ async function versionsOf(mirror: Mirror, records: string): Promise<SyncedVersio
   }));
 }
 
+/** The shapes whose columns `results` and the staging table have, and the column of each that holds a record's id. */
+async function recordTables(mirror: Mirror) {
+  const results = await mirror.tableShape('results');
+  const staged = await mirror.tableShape('mkt_walk_results');
+  return { results, staged, resultsId: RECORD_ID_FIELDS[results], stagedId: RECORD_ID_FIELDS[staged] };
+}
+
 /** The staged records the mirror does not hold under their id and version: a record whose id another version had counts for the new one. */
-function stagedVersions(mirror: Mirror): Promise<SyncedVersion[]> {
-  return versionsOf(mirror, 'mkt_walk_results r ANTI JOIN results m ON m.id = r.id AND m.version_id = r.version_id');
+async function stagedVersions(mirror: Mirror): Promise<SyncedVersion[]> {
+  const { resultsId, stagedId } = await recordTables(mirror);
+  return versionsOf(mirror, `mkt_walk_results r ANTI JOIN results m ON m.${resultsId} = r.${stagedId} AND m.version_id = r.version_id`);
 }
 
 /** The mirror's records a full walk did not stage under their id and version: withdrawn, or come back under another version. */
-function leavingVersions(mirror: Mirror): Promise<SyncedVersion[]> {
-  return versionsOf(mirror, 'results r ANTI JOIN mkt_walk_results w ON w.id = r.id AND w.version_id = r.version_id');
+async function leavingVersions(mirror: Mirror): Promise<SyncedVersion[]> {
+  const { resultsId, stagedId } = await recordTables(mirror);
+  return versionsOf(mirror, `results r ANTI JOIN mkt_walk_results w ON w.${stagedId} = r.${resultsId} AND w.version_id = r.version_id`);
 }
 
 /** The fee schedules of `versions`, each once, in order. */
@@ -493,15 +507,17 @@ function feeSchedulesOf(versions: readonly SyncedVersion[]): FeeSchedule[] {
 
 /** What replacing the mirror's results with the staged ones changes. */
 async function countChanges(mirror: Mirror, total: number): Promise<Outcome> {
-  const [added] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM mkt_walk_results w ANTI JOIN results r ON r.id = w.id');
-  const [removed] = await mirror.rows('SELECT count(*)::INTEGER AS n FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id');
+  const { results, staged, resultsId, stagedId } = await recordTables(mirror);
+  const [added] = await mirror.rows(`SELECT count(*)::INTEGER AS n FROM mkt_walk_results w ANTI JOIN results r ON r.${resultsId} = w.${stagedId}`);
+  const [removed] = await mirror.rows(`SELECT count(*)::INTEGER AS n FROM results r ANTI JOIN mkt_walk_results w ON r.${resultsId} = w.${stagedId}`);
   // Content as the service spelled it: the values, and the spellings kept of their timestamps.
-  const spelled = (records: string, texts: string) =>
-    `SELECT r.*, t.scraped_time AS scraped_time_text, t.created_on AS created_on_text FROM ${records} r LEFT JOIN ${texts} t ON t.id = r.id`;
-  const [changed] = await mirror.rows(
+  const spelled = (records: string, texts: string, id: string) =>
+    `SELECT r.*, t.scraped_time AS scraped_time_text, t.created_on AS created_on_text FROM ${records} r LEFT JOIN ${texts} t ON t.id = r.${id}`;
+  // Records of another shape than the mirror's (--full-refresh) have no content in common with its records.
+  const [changed] = results !== staged ? [{ n: 0 }] : await mirror.rows(
     `SELECT count(*)::INTEGER AS n FROM (
-       ${spelled('mkt_walk_results', 'mkt_walk_timestamp_text')} WHERE r.id IN (SELECT id FROM results)
-       EXCEPT ${spelled('results', 'mkt_timestamp_text')})`,
+       ${spelled('mkt_walk_results', 'mkt_walk_timestamp_text', stagedId)} WHERE r.${stagedId} IN (SELECT ${resultsId} FROM results)
+       EXCEPT ${spelled('results', 'mkt_timestamp_text', resultsId)})`,
   );
   return {
     newRecords: added?.n as number,
@@ -521,7 +537,9 @@ async function appendResults(mirror: Mirror, newRecords: number, shape: ServiceS
   if (newRecords === 0) return;
   // The first records of a mirror that held none say its shape.
   if (shape !== undefined) await mirror.run('UPDATE mkt_mirror SET shape = $1', [shape]);
-  await mirror.run('INSERT INTO results SELECT * FROM mkt_walk_results ORDER BY created_on, id');
+  const { staged } = await recordTables(mirror);
+  await mirror.layOut('results', staged);
+  await mirror.run(`INSERT INTO results SELECT * FROM mkt_walk_results ORDER BY ${STORED_ORDER[staged]}`);
   await mirror.run('INSERT INTO mkt_timestamp_text SELECT * FROM mkt_walk_timestamp_text');
   await mirror.run('DELETE FROM mkt_walk_results');
   await mirror.run('DELETE FROM mkt_walk_timestamp_text');
@@ -529,16 +547,20 @@ async function appendResults(mirror: Mirror, newRecords: number, shape: ServiceS
 
 /** The staged records become the mirror's; those that left are noted in mkt_removed_results. Within a transaction. */
 async function replaceResults(mirror: Mirror, identity: MirrorIdentity, shape: ServiceShape): Promise<void> {
+  const { results, staged, resultsId, stagedId } = await recordTables(mirror);
   // By name: in a mirror an earlier mkt made, the citation columns come after removed_at (src/mirror/schema.ts).
-  await mirror.run(`INSERT INTO mkt_removed_results BY NAME SELECT r.*, now() AS removed_at FROM results r ANTI JOIN mkt_walk_results w ON r.id = w.id`);
+  if (results === staged) await mirror.run(`INSERT INTO mkt_removed_results BY NAME SELECT r.*, now() AS removed_at FROM results r ANTI JOIN mkt_walk_results w ON r.${resultsId} = w.${stagedId}`);
+  // Records of the other shape do not fit the new records' columns: createSchema makes the table anew.
+  else await mirror.run('DROP TABLE mkt_removed_results');
   // The staging tables become the mirror's, renamed rather than copied: a copy would write every
-  // record to the file a second time. CREATE_SCHEMA then makes empty staging tables again, and the
+  // record to the file a second time. createSchema then makes empty staging tables again, and the
   // view over the new results.
   await mirror.run('DROP TABLE results');
   await mirror.run('ALTER TABLE mkt_walk_results RENAME TO results');
   await mirror.run('DROP TABLE mkt_timestamp_text');
   await mirror.run('ALTER TABLE mkt_walk_timestamp_text RENAME TO mkt_timestamp_text');
-  await mirror.run(CREATE_SCHEMA);
+  await mirror.run(createSchema(staged));
+  await mirror.readColumns();
   await mirror.run('DELETE FROM mkt_amounts a WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.fee_amount = a.fee_amount)');
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DELETE FROM mkt_mirror');

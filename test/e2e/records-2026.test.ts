@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
+import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS } from '../../src/api/fields.js';
 import type { FeeScheduleResult2026 } from '../../src/api/types.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { record2026, serve2026Records } from '../helpers/records-2026.js';
@@ -20,6 +20,9 @@ function interfaceRecord(n: number): FeeScheduleResult2026 {
   const source: Record<string, unknown> = { ...record2026(n), id: `i-${n}`, created_on: '2026-02-26T00:01:00.000000', scraped_time: '2026-02-26T00:00:50.839337+00:00' };
   return Object.fromEntries(FEE_SCHEDULE_RESULT_FIELD_NAMES.map((name) => [name, source[name] ?? null])) as unknown as FeeScheduleResult2026;
 }
+/** The columns of a mirror's `results`, in their order, as `mkt sql` writes them in CSV. */
+const resultsColumns = async (env: { env: Record<string, string> }) =>
+  (await runInProcess(['sql', "SELECT string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env)).stdout;
 const byId = (items: readonly FeeScheduleResult2026[]) => [...items].sort((a, b) => a.record_id.localeCompare(b.record_id));
 
 describe('records of the 2026 shape', () => {
@@ -72,10 +75,18 @@ describe('records of the 2026 shape', () => {
     expect(offline.code).toBe(0);
     // No created_on: the mirror orders by scraped_time in its place, then by id.
     expect(JSON.parse(offline.stdout)).toEqual(byId(records).reverse());
-    const sql = await runInProcess(['sql', "SELECT id, created_on, page_number, relationships FROM results WHERE id LIKE '%3'", '-f', 'csv'], env);
-    expect(sql.stdout).toBe('id,created_on,page_number,relationships\r\n'
-      + '00000000-0000-4000-8000-000000000003,,6,"{""footnotes"":[{""text"":""Footnote 3.""}],""definitions"":[{""term"":""ADV"",""text"":""Average daily volume.""}]}"\r\n');
+    const sql = await runInProcess(['sql', "SELECT record_id, page_number, relationships FROM results WHERE record_id LIKE '%3'", '-f', 'csv'], env);
+    expect(sql.stdout).toBe('record_id,page_number,relationships\r\n'
+      + '00000000-0000-4000-8000-000000000003,6,"{""footnotes"":[{""text"":""Footnote 3.""}],""definitions"":[{""term"":""ADV"",""text"":""Average daily volume.""}]}"\r\n');
 
+    // Each table of records has the 2026 column set, in its order: no id, created_on or fee_reference.
+    const tables = await runInProcess(['sql', `SELECT table_name, string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns()
+      WHERE table_name IN ('results', 'mkt_removed_results', 'mkt_walk_results', 'results_with_values') GROUP BY table_name ORDER BY table_name`, '-f', 'csv'], env);
+    expect(tables.stdout).toBe(`table_name,names\r\nmkt_removed_results,"${HEADER_2026},removed_at"\r\nmkt_walk_results,"${HEADER_2026}"\r\n`
+      + `results,"${HEADER_2026}"\r\nresults_with_values,"${HEADER_2026.replace('fee_amount,', 'fee_amount,fee_amount_value,fee_amount_unit,')}"\r\n`);
+    // A service without the record endpoint: the record by its record_id, from the mirror.
+    const held = await runInProcess(['results', 'get', records[3]!.record_id, '-f', 'json'], env);
+    expect({ code: held.code, record: JSON.parse(held.stdout) }).toEqual({ code: 0, record: records[3] });
     records = [...records, record2026(5, 'v2'), record2026(6, 'v2', { fee_amount: '$0.0099' })];
     const requestsBefore = server.requests.length;
     const second = await runInProcess(['sync', '-f', 'json'], env);
@@ -111,6 +122,13 @@ describe('records of the 2026 shape', () => {
     const rebuilt = await runInProcess(['sync', '--full-refresh', '-f', 'json'], env);
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ new_records: 2, removed_records: 1, total_records: 2 });
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records as FeeScheduleResult2026[]).reverse());
+    // The interface record it replaced does not fit the 2026 columns of mkt_removed_results, made anew.
+    expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
+    expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM mkt_removed_results', '-f', 'csv'], env)).stdout).toBe('n\r\n0\r\n');
+    records = [interfaceRecord(3)];
+    expect(JSON.parse((await runInProcess(['sync', '--full-refresh', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 1, removed_records: 2, total_records: 1 });
+    expect(await resultsColumns(env)).toBe(`names\r\n"${FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) => field.name).join(',')}"\r\n`);
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(records);
   });
 });
 
@@ -122,6 +140,33 @@ describe('a mirror that held no records', () => {
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ total_records: 0, full_walk: true });
     records = [record2026(1), record2026(2)];
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 2, full_walk: false });
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
+    expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
+  });
+});
+
+describe('a mirror of 2026 records an earlier mkt kept in the interface columns', () => {
+  it('is refused by --offline with the --full-refresh hint, and its next sync rebuilds it in the 2026 columns', async () => {
+    const records = [record2026(1), record2026(2)];
+    const server = await serve2026Records(startServer, () => records);
+    const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
+    const env = { env: { ...server.env, MKT_MIRROR: mirror } };
+    expect((await runInProcess(['sync'], env)).code).toBe(0);
+    // As an earlier mkt left it: record_id in id, created_on and fee_reference null, the 26 fields first.
+    const own = new Set(FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => field.name));
+    const earlierColumns = FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) =>
+      field.name === 'id' ? 'record_id AS id' : own.has(field.name as never) ? field.name : `NULL::${field.kind === 'string' ? 'VARCHAR' : 'TIMESTAMP'} AS ${field.name}`);
+    const earlier = await openDuckDB();
+    await earlier.rows(`ATTACH '${mirror}' AS placed;
+      CREATE TABLE placed.earlier AS SELECT ${earlierColumns.join(', ')} FROM placed.results;
+      DROP VIEW placed.results_with_values; DROP TABLE placed.results; ALTER TABLE placed.earlier RENAME TO results;`);
+    earlier.close();
+    expect(await runInProcess(['results', '--offline'], env)).toMatchObject({
+      code: 1,
+      stderr: `mkt: ${mirror} holds records of the 2026 shape in the columns of an earlier mkt\nRun \`mkt sync --full-refresh\` to rebuild it.\n`,
+    });
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, removed_records: 0, total_records: 2, full_walk: true });
+    expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
   });
 });
@@ -141,10 +186,9 @@ describe('a mirror an earlier mkt made, without the citation columns', () => {
     earlier.close();
     const expected = lines([...records].reverse());
     expect(await runInProcess(['results', '--offline', '-f', 'ndjson'], env)).toMatchObject({ code: 0, stdout: expected });
-    const columns = () => runInProcess(['sql', "SELECT string_agg(column_name, ' ' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env);
-    expect((await columns()).stdout).not.toContain('source_document');
+    expect(await resultsColumns(env)).not.toContain('source_document');
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, changed_records: 0, removed_records: 0 });
-    expect((await columns()).stdout).toMatch(/ created_on source_document source_link page_number relationships\r\n$/);
+    expect(await resultsColumns(env)).toMatch(/,created_on,source_document,source_link,page_number,relationships"\r\n$/);
     expect(await runInProcess(['results', '--offline', '-f', 'ndjson'], env)).toMatchObject({ code: 0, stdout: expected });
     // A record withdrawn goes to mkt_removed_results, whose added columns follow removed_at.
     records = [records[1]!];
