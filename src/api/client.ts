@@ -146,7 +146,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
   async function listsExchanges(): Promise<boolean> {
     try {
       const body = await transport.getJson(EXCHANGE_LIST, new URLSearchParams(), resultsKey);
-      return typeof body === 'object' && body !== null && Array.isArray((body as { data?: unknown }).data);
+      return isJsonObject(body) && Array.isArray(body.data);
     } catch (error) {
       if (error instanceof InterruptedError) throw error;
       return false;
@@ -274,7 +274,6 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
     }
   }
 }
-
 
 /**
  * Whether a 404 is the service's own "no such exchange": a JSON body whose `detail` (or

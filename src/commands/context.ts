@@ -79,7 +79,7 @@ export class Context {
     this.abortController.abort(reason);
   }
 
-  /** Whether stderr shows a progress line: a terminal, and --quiet is off (shared/cli-contract.md). */
+  /** Whether stderr shows a progress line and notes for a person: a terminal, and --quiet is off (shared/cli-contract.md). */
   get showsProgress(): boolean {
     return this.deps.stderr.isTTY === true && this.globals.quiet !== true;
   }

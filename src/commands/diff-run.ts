@@ -115,7 +115,7 @@ export async function runDiff(context: Context, given: DiffRequest): Promise<voi
   const { source, origin, service } = await sourceOf(context, request, output.outputPath);
   // Where the answer comes from, for a person watching or a --verbose log, not for a pipeline's stderr.
   if (context.log.isVerbose) context.log.debug(origin);
-  else if (context.deps.stderr.isTTY === true) context.log.info(origin);
+  else if (context.showsProgress) context.log.info(origin);
   let pair: VersionPair;
   try {
     const byId = service && (await versionPairById(service, group, request));

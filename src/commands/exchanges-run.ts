@@ -77,7 +77,7 @@ export async function runExchanges(context: Context, options: { refresh: boolean
   const settings = await context.settings();
   const output = outputOptions(context, settings.defaultFormat);
   const { list, kept } = await exchangeList(context, options.refresh);
-  if (kept && context.deps.stderr.isTTY === true) context.log.info(`The list kept on ${list.fetchedAt.slice(0, 10) || 'an unknown date'}; --refresh asks the service again.`);
+  if (kept && context.showsProgress) context.log.info(`The list kept on ${list.fetchedAt.slice(0, 10) || 'an unknown date'}; --refresh asks the service again.`);
   // Fee types are a list in JSON, and one cell of words in a table, CSV or Parquet, as a person or a spreadsheet reads them.
   const asList = output.format === 'json' || output.format === 'ndjson';
   const feeTypesOf = (feeTypes: string[] | undefined) => (feeTypes === undefined ? null : asList ? feeTypes : feeTypes.join(', '));

@@ -80,7 +80,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
       output,
     );
     // Where the user is, said on a terminal only: a script reads the data and the exit code.
-    const onTerminal = deps.stderr.isTTY === true && globals.quiet !== true;
+    const onTerminal = context.showsProgress;
     if (written.records === 0) {
       progress?.clear();
       if (onTerminal) context.log.info(`${last && isPastTheEnd(last) ? pastTheEnd(last) : 'no results match'}${written.path ? `; ${written.path} holds none` : ''}`);

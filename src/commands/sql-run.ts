@@ -65,7 +65,7 @@ export async function runSql(context: Context, request: { query: string; mirror?
   const written = await writeDataset({ shape: 'list', batches: recordsOf(mirror, result, names, readers), columns, select: context.globals.columns }, output);
   // An empty table draws nothing: said on a terminal, as psql says `(0 rows)`, of a query (not of SET, say).
   const query = result.statementType === loadDuckDB().StatementType.SELECT;
-  if (written.records === 0 && query && context.deps.stderr.isTTY === true && context.globals.quiet !== true) {
+  if (written.records === 0 && query && context.showsProgress) {
     context.log.info('the answer has no rows');
   }
 }
