@@ -90,7 +90,7 @@ export const FEE_SCHEDULE_RESULT_2026_FIELDS: readonly FieldSpec<keyof FeeSchedu
 /**
  * The interface document's fields, then the citation fields: the columns of interface records
  * that carry citations (a service of the first shape answering the include flags) in CSV,
- * Parquet and the table, and of every mirror (docs/formats.md, docs/mirror.md).
+ * Parquet and the table, and of a mirror of interface records (docs/formats.md, docs/mirror.md).
  */
 export const FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS: readonly FieldSpec[] = [...FEE_SCHEDULE_RESULT_FIELDS, ...CITATION_FIELDS];
 
