@@ -12,9 +12,10 @@ await build({
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // Optional, loaded by name and only by the mirror's commands: DuckDB's native library cannot be
-  // bundled, and its package finds the one built for this platform.
-  external: ['@duckdb/*'],
+  // Loaded by name, and only by the commands that use them: DuckDB (optional, the mirror's
+  // commands) has a native library that cannot be bundled, and its package finds the one built for
+  // this platform; the MCP SDK and zod (`mkt mcp`), bundled, would be read by every command.
+  external: ['@duckdb/*', '@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*', 'zod', 'zod/*'],
   // Modules that find files beside them (the completion scripts, package.json) do so from the
   // bundle's place, two levels below the package as src/*/ and dist/*/ are.
   define: { 'import.meta.url': 'importMetaUrl' },

@@ -1,43 +1,10 @@
 import type { Command } from 'commander';
 import type { Deps } from './core/deps.js';
 import type { Context } from './commands/context.js';
-import {
-  AuthError,
-  EXIT_CODES,
-  type ExitCode,
-  InterruptedError,
-  MktError,
-  NotFoundError,
-  RetriesExhaustedError,
-  UsageError,
-} from './core/errors.js';
+import { EXIT_CODES, type ExitCode, InterruptedError, MktError } from './core/errors.js';
+import { exitCodeFor, isCommanderError } from './core/error-codes.js';
 import { Logger } from './io/log.js';
 import { colorEnabled } from './io/color.js';
-
-/** Commander's own errors carry `code` and `exitCode`; we only read them. */
-interface CommanderLikeError {
-  code: string;
-  exitCode: number;
-  message: string;
-}
-
-function isCommanderError(error: unknown): error is CommanderLikeError {
-  return typeof error === 'object' && error !== null && typeof (error as { code?: unknown }).code === 'string'
-    && (error as { code: string }).code.startsWith('commander.');
-}
-
-/** The one place where errors become exit codes. */
-function exitCodeFor(error: unknown): ExitCode {
-  if (error instanceof RetriesExhaustedError) return EXIT_CODES.failure;
-  if (error instanceof UsageError) return EXIT_CODES.usage;
-  if (error instanceof AuthError) return EXIT_CODES.auth;
-  if (error instanceof NotFoundError) return EXIT_CODES.notFound;
-  if (error instanceof InterruptedError) return EXIT_CODES.interrupted;
-  if (isCommanderError(error)) {
-    return error.exitCode === 0 ? EXIT_CODES.success : EXIT_CODES.usage;
-  }
-  return EXIT_CODES.failure;
-}
 
 /**
  * The command line commander is given for `mkt help NAME`. Commander answers a NAME that is no

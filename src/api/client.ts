@@ -110,7 +110,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         : auth.keySource === 'env'
           ? 'MKT_API_KEY is set and was rejected: check it, or unset it to use the stored key.'
           : 'Run `mkt auth login` to store a valid key.';
-    return new AuthError(`the service rejected the API key (${error.status})${said}`, { hint });
+    return new AuthError(`the service rejected the API key (${error.status})${said}`, { hint, httpStatus: error.status });
   }
 
   /** Whether the service says, by status or by its 2026 code, that the key is rejected (401) or not licensed (403). */
@@ -119,7 +119,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
 
   /** A 403, or a 2026 FORBIDDEN: the key is good, not for `what`. */
   function notLicensed(error: HttpStatusError, what: string, hint?: string): NotLicensedError {
-    return new NotLicensedError(`your key is not licensed for ${what} (${error.status})${said2026(error)}`, { hint });
+    return new NotLicensedError(`your key is not licensed for ${what} (${error.status})${said2026(error)}`, { hint, httpStatus: error.status });
   }
 
   /**
@@ -130,9 +130,11 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
   function withServiceDetail(error: HttpStatusError): MktError {
     const { code, text: detail } = readErrorBody(error.body, apiKey);
     if (error.status === 422 || error.status === 400 || code === 'VALIDATION_ERROR') {
-      return new UsageError(`the service rejected the request (${error.status})${detail ? `: ${detail}` : ''}`);
+      return new UsageError(`the service rejected the request (${error.status})${detail ? `: ${detail}` : ''}`, { httpStatus: error.status });
     }
-    if (code === 'NOT_FOUND') return new NotFoundError(`the service found nothing at ${new URL(error.url).pathname} (${error.status})${detail ? `: ${detail}` : ''}`);
+    if (code === 'NOT_FOUND') {
+      return new NotFoundError(`the service found nothing at ${new URL(error.url).pathname} (${error.status})${detail ? `: ${detail}` : ''}`, { httpStatus: error.status });
+    }
     return detail
       ? new HttpStatusError(error.status, error.statusText, error.url, error.body, { detail, hint: error.hint, retryAfter: error.retryAfter })
       : error;
@@ -176,13 +178,17 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
         if (isUnlicensed(error)) throw notLicensed(error, exchange, 'Ask the data operator to add it to your licence, or use another profile with --profile.');
         // The 2026 NOT_FOUND of an exchange endpoint says "Exchange not found." without naming it.
         if (readErrorBody(error.body).code === 'NOT_FOUND' || (error.status === 404 && namesExchange(error.body, exchange))) {
-          throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, { hint: 'Check the identifier: `mkt exchanges` lists the exchanges your key reaches.' });
+          throw new NotFoundError(`unknown exchange ${exchange} (${error.status})`, {
+            hint: 'Check the identifier: `mkt exchanges` lists the exchanges your key reaches.',
+            httpStatus: error.status,
+          });
         }
         if (error.status === 404) {
           // An HTML page is no service's framework speaking: no need to ask the service.
           if (typeof error.body === 'object' && error.body !== null && (await listsExchanges())) {
             throw new NotFoundError(`the service does not offer ${EXCHANGE_RESOURCES[resource]} (GET ${new URL(error.url).pathname} answered 404)`, {
               hint: 'Its 2026 reference has no such endpoint: `mkt results --exchange-name EXCHANGE` lists the fees it has.',
+              httpStatus: error.status,
             });
           }
           throw notTheService(error);
@@ -268,7 +274,7 @@ export function createServiceClient(transport: Transport, auth: ClientAuth): Ser
       if (!(error instanceof HttpStatusError)) throw exhausted(error);
       if (isRejected(error)) throw rejectedKey(error);
       if (isUnlicensed(error)) throw notLicensed(error, 'these results');
-      if (error.status === 404 && readErrorBody(error.body).code === 'NOT_FOUND') throw new NotFoundError(`${notFound} (404)`);
+      if (error.status === 404 && readErrorBody(error.body).code === 'NOT_FOUND') throw new NotFoundError(`${notFound} (404)`, { httpStatus: 404 });
       if (error.status === 404 || error.status === 405) return undefined;
       throw withServiceDetail(error);
     }
@@ -296,5 +302,6 @@ function notTheService(error: HttpStatusError): NotTheServiceError {
   const base = at > 0 ? url.href.slice(0, at) : url.origin;
   return new NotTheServiceError(`this does not look like the service at ${base}; check --base-url (mkt adds /api/v1)`, {
     hint: `It answered 404 to GET ${url.pathname}.`,
+    httpStatus: error.status,
   });
 }

@@ -35,5 +35,5 @@ export async function walkVersion(
 
 /** A service that answered the first page and not a later one no longer offers the endpoint: the walk cannot be whole. */
 function missingPage(host: string, page: number): never {
-  throw new NotFoundError(`${host} answered 404 for page ${page} of the version, after its first page`);
+  throw new NotFoundError(`${host} answered 404 for page ${page} of the version, after its first page`, { httpStatus: 404 });
 }

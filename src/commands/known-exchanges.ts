@@ -65,7 +65,11 @@ export async function checkKeptExchanges(context: Context, typed: readonly strin
       failed.add(exchange);
       const suggestion = unkept.get(exchange)?.suggestion;
       if (suggestion === undefined) return error;
-      return new NotFoundError(error.message, { hint: `Did you mean ${suggestion}? \`mkt exchanges\` lists the exchanges your key reaches.`, cause: error });
+      return new NotFoundError(error.message, {
+        hint: `Did you mean ${suggestion}? \`mkt exchanges\` lists the exchanges your key reaches.`,
+        cause: error,
+        httpStatus: error.httpStatus,
+      });
     },
     warnOfAnswered() {
       for (const [id, { warning }] of unkept) if (!failed.has(id)) context.log.warn(warning);

@@ -24,15 +24,19 @@ export interface MktErrorOptions {
   /** A second line telling the user what to do next. */
   hint?: string;
   cause?: unknown;
+  /** The HTTP status of the service's answer that this error reports, if it comes from one. */
+  httpStatus?: number;
 }
 
 /** Base of every error `mkt` reports on purpose. Its message is one line, safe to print. */
 export class MktError extends Error {
   readonly hint: string | undefined;
+  readonly httpStatus: number | undefined;
   constructor(message: string, options: MktErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.hint = options.hint;
+    this.httpStatus = options.httpStatus;
   }
 }
 
@@ -81,7 +85,7 @@ export class HttpStatusError extends MktError {
     options: MktErrorOptions & { retryAfter?: string; detail?: string } = {},
   ) {
     const what = `${status}${statusText ? ` ${statusText}` : ''} from ${new URL(url).host}`;
-    super(options.detail ? `${what}: ${options.detail}` : what, options);
+    super(options.detail ? `${what}: ${options.detail}` : what, { ...options, httpStatus: status });
     this.retryAfter = options.retryAfter;
   }
 
@@ -114,6 +118,7 @@ export class RetriesExhaustedError extends MktError {
     super(`gave up after ${attempts} ${attempts === 1 ? 'try' : 'tries'}: ${lastError.message}`, {
       hint: lastError.hint,
       cause: lastError,
+      httpStatus: lastError.httpStatus,
     });
   }
 }
