@@ -30,9 +30,14 @@ export const ERROR_CODES = {
   server: EXIT_CODES.failure,
   malformed_answer: EXIT_CODES.failure,
   interrupted: EXIT_CODES.interrupted,
+  failed: EXIT_CODES.failure,
   unexpected: EXIT_CODES.failure,
 } as const satisfies Record<string, ExitCode>;
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** How a failure is written on stderr: `--error-format`, else `MKT_ERROR_FORMAT`, else text. */
+export const ERROR_FORMATS = ['text', 'json'] as const;
+export type ErrorFormat = (typeof ERROR_FORMATS)[number];
 
 /** A failure as an agent reads it: the JSON of `--error-format json`, less its `error` wrapper. */
 export interface FailureDescription {
@@ -79,6 +84,8 @@ function classify(error: unknown): { code: ErrorCode; retryable: boolean } {
   if (cause instanceof TimeoutError) return { code: 'network', retryable: true };
   // A base URL that answers, but not as the service, answers what mkt cannot read.
   if (cause instanceof MalformedResponseError || cause instanceof NotTheServiceError) return { code: 'malformed_answer', retryable: false };
+  // What mkt reports on purpose and none of the above names: a file it cannot write, a broken config file.
+  if (cause instanceof MktError) return { code: 'failed', retryable: false };
   return { code: 'unexpected', retryable: false };
 }
 
