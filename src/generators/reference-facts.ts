@@ -17,8 +17,10 @@ export const ENVIRONMENT: readonly Entry[] = [
   { term: 'MKT_PROFILE', text: 'The profile to use when --profile is not given; else "default".' },
   { term: 'MKT_CONFIG_DIR', text: 'The directory of config.json and credentials.json, instead of the one under FILES.' },
   { term: 'XDG_CONFIG_HOME', text: 'On Linux and other Unixes, the config directory is $XDG_CONFIG_HOME/mkt when this is an absolute path.' },
-  { term: 'NO_COLOR', text: 'When set and not empty: no colour, whatever else says. It wins over --no-color and FORCE_COLOR.' },
-  { term: 'FORCE_COLOR', text: 'Colour even when the stream is not a terminal; 0 or false: no colour. NO_COLOR and --no-color win over it.' },
+  { term: 'NO_COLOR', text: 'When set and not empty: no colour, whatever else says. It wins over --no-color and every variable below.' },
+  { term: 'CLICOLOR_FORCE', text: 'When set and neither empty nor 0: colour even when the stream is not a terminal. NO_COLOR and --no-color win over it.' },
+  { term: 'FORCE_COLOR', text: 'Colour even when the stream is not a terminal; 0 or false: no colour. NO_COLOR, --no-color and CLICOLOR_FORCE win over it.' },
+  { term: 'CLICOLOR', text: '0: no colour, even at a terminal. NO_COLOR, --no-color, CLICOLOR_FORCE and FORCE_COLOR win over it.' },
 ];
 
 const settingsFile = `${CONFIG_NAMES.settings}.json`;

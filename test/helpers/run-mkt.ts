@@ -25,7 +25,7 @@ export function tempConfigDir(): string {
 }
 
 /**
- * This process's environment without what would change how mkt behaves (MKT_*, NO_COLOR,
+ * This process's environment without what would change how mkt behaves (MKT_*, NO_COLOR, CLICOLOR*,
  * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, the proxy variables
  * in either case: http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR, MKT_CACHE_DIR and MKT_DATA_DIR fresh
  * directories unless `extra` names them, then `extra` on top (`undefined` removes a variable).
@@ -33,7 +33,7 @@ export function tempConfigDir(): string {
 export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$|XDG_DATA_HOME$)/.test(name) || /^(https?|all|no)_proxy$/i.test(name)) continue;
+    if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|CLICOLOR$|CLICOLOR_FORCE$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$|XDG_DATA_HOME$)/.test(name) || /^(https?|all|no)_proxy$/i.test(name)) continue;
     env[name] = value;
   }
   if (!('MKT_CONFIG_DIR' in extra)) env.MKT_CONFIG_DIR = tempConfigDir();

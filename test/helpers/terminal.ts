@@ -8,11 +8,11 @@ export const hasScript = installed('script');
 
 const quote = (word: string): string => `'${word.replaceAll("'", `'\\''`)}'`;
 
-/** A clean environment, as a user's: no MKT_*, NO_COLOR or FORCE_COLOR unless given; its own config and cache directories. */
+/** A clean environment, as a user's: no MKT_*, NO_COLOR, FORCE_COLOR or CLICOLOR* unless given; its own config and cache directories. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { TERM: 'xterm-256color', MKT_CONFIG_DIR: tempConfigDir(), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_DATA_DIR: tempDir('mkt-data-') };
   for (const [name, value] of Object.entries(process.env)) {
-    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$|XDG_DATA_HOME$|TERM$)/.test(name)) env[name] = value;
+    if (!/^(MKT_|NO_COLOR$|FORCE_COLOR$|CLICOLOR$|CLICOLOR_FORCE$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$|XDG_DATA_HOME$|TERM$)/.test(name)) env[name] = value;
   }
   return { ...env, ...extra };
 }
