@@ -1,10 +1,11 @@
 import type { Command } from 'commander';
 import type { Deps } from './core/deps.js';
 import type { Context } from './commands/context.js';
-import { EXIT_CODES, type ExitCode, InterruptedError, MktError } from './core/errors.js';
-import { exitCodeFor, isCommanderError } from './core/error-codes.js';
+import { EXIT_CODES, type ExitCode, InterruptedError } from './core/errors.js';
+import { describeFailure, ERROR_FORMATS, type ErrorFormat, type FailureDescription, isCommanderError } from './core/error-codes.js';
 import { Logger } from './io/log.js';
 import { colorEnabled } from './io/color.js';
+import { matchAllowed } from './commands/flag-values.js';
 
 /**
  * The command line commander is given for `mkt help NAME`. Commander answers a NAME that is no
@@ -20,34 +21,92 @@ function helpArguments(program: Command, argv: readonly string[]): string[] {
   return known ? [...argv] : [name, ...rest];
 }
 
+/**
+ * `--error-format`'s value, read before commander parses the line, since a mistake may come
+ * before it: undefined when absent, and text when it is no format (commander then refuses it, in text).
+ */
+function errorFormatFlag(argv: readonly string[]): ErrorFormat | undefined {
+  let value: string | undefined;
+  for (let index = 0; index < argv.length && argv[index] !== '--'; index += 1) {
+    const word = argv[index] as string;
+    if (word === '--error-format') value = argv[++index] ?? '';
+    else if (word.startsWith('--error-format=')) value = word.slice('--error-format='.length);
+  }
+  if (value === undefined) return undefined;
+  try {
+    return matchAllowed('--error-format', value, ERROR_FORMATS);
+  } catch {
+    return 'text';
+  }
+}
+
+/** MKT_ERROR_FORMAT, checked: a bad value is a usage error, told in text. */
+function errorFormatVariable(env: Deps['env']): ErrorFormat | undefined {
+  const value = env.MKT_ERROR_FORMAT;
+  return value === undefined || value === '' ? undefined : matchAllowed('MKT_ERROR_FORMAT', value, ERROR_FORMATS);
+}
+
 /** Runs one invocation of `mkt` and returns its exit code. Never throws. */
 export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode> {
   let context: Context | undefined;
   const verbose = argv.includes('--verbose') || argv.includes('-v');
+  const flaggedFormat = errorFormatFlag(argv);
+  let errorFormat: ErrorFormat = flaggedFormat ?? 'text';
+  /** What commander would have written on stderr under --error-format json, to make the JSON of. */
+  const commanderText: string[] = [];
+  let failureWritten = false;
   const fallbackLog = () =>
     new Logger(deps.stderr, { quiet: false, verbose, color: colorEnabled(deps.stderr, deps.env, !argv.includes('--no-color')) });
-  const stopSignals = trapSignals((signal) => {
-    context?.abort(new InterruptedError(signal));
-    return context !== undefined;
-  });
+  const writeFailure = (failure: FailureDescription) => {
+    failureWritten = true;
+    (context?.log ?? fallbackLog()).failure(failure);
+  };
+  const stopSignals = trapSignals(
+    (signal) => {
+      context?.abort(new InterruptedError(signal));
+      return context !== undefined;
+    },
+    (signal) => {
+      if (errorFormat === 'json' && !failureWritten) writeFailure(describeFailure(new InterruptedError(signal)));
+    },
+  );
   try {
+    const variableFormat = flaggedFormat === undefined ? errorFormatVariable(deps.env) : undefined;
+    errorFormat = flaggedFormat ?? variableFormat ?? 'text';
     // `results --offline` waits on DuckDB's start, which begins here, told from the words alone
     // before they are parsed: a wrong guess costs DuckDB's native library loaded for nothing.
     if (argv.includes('--offline') && !argv.includes('--help') && !argv.includes('-h')) {
       (await import('./mirror/duckdb.js')).startDuckDB();
     }
     const { buildProgram } = await import('./program.js');
-    const program = buildProgram(deps, (created) => {
-      context = created;
-    });
+    const program = buildProgram(
+      deps,
+      (created) => {
+        context = created;
+      },
+      errorFormat === 'json' ? (text) => commanderText.push(text) : undefined,
+    );
+    // The variable as commander takes one: the flag, parsed next, outranks it.
+    if (variableFormat !== undefined) program.setOptionValueWithSource('errorFormat', variableFormat, 'env');
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
+    context?.log.release();
     return context?.exitCode ?? EXIT_CODES.success;
   } catch (error) {
-    const code = exitCodeFor(error);
-    if (isCommanderError(error)) return code; // commander has printed its own message
+    const failure = describeFailure(error);
+    // Help and --version end in a commander error too, and have written what they had to.
+    if (failure.exit_code === EXIT_CODES.success) return failure.exit_code;
     const log = context?.log ?? fallbackLog();
-    report(error, log, log.isVerbose);
-    return code;
+    if (failure.code === 'unexpected') failure.hint = log.isVerbose ? undefined : 'Run again with --verbose for details.';
+    const stack = failure.code === 'unexpected' && log.isVerbose && error instanceof Error ? error.stack : undefined;
+    if (errorFormat === 'json') {
+      if (stack) log.debug(stack);
+      writeFailure(isCommanderError(error) ? { ...failure, ...commanderFailure(commanderText.join('')) } : failure);
+    } else if (!isCommanderError(error)) {
+      // commander has printed its own message
+      log.error(failure.code === 'unexpected' ? `unexpected error: ${failure.message}` : failure.message, failure.hint);
+      if (stack) log.debug(stack);
+    }
+    return failure.exit_code;
   } finally {
     stopSignals();
     try {
@@ -59,17 +118,15 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
 }
 
 /**
- * An error mkt reports on purpose (an interruption too) is its message and hint, --verbose or not:
- * a stack trace is for the unexpected, and only with --verbose.
+ * Commander's words for a mistake, as src/program.ts has it write them (`mkt: unknown option
+ * '--x'; did you mean --y?`, then where the usage is), as the message and hint of its JSON.
+ * For a command line that names no command, commander shows the help and says nothing itself.
  */
-function report(error: unknown, log: Logger, verbose: boolean): void {
-  if (error instanceof MktError) {
-    log.error(error.message, error.hint);
-    return;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  log.error(`unexpected error: ${message}`, verbose ? undefined : 'Run again with --verbose for details.');
-  if (verbose && error instanceof Error && error.stack) log.debug(error.stack);
+export function commanderFailure(written: string): { message: string; hint: string | undefined } {
+  const [first = '', ...rest] = written.trimEnd().split('\n');
+  if (first.startsWith('mkt: ')) return { message: first.slice('mkt: '.length), hint: rest.join(' ') || undefined };
+  const command = /^Usage: (mkt(?: [\w-]+)*)/.exec(first)?.[1] ?? 'mkt';
+  return { message: `${command} needs a command`, hint: `Run \`${command} --help\` for usage.` };
 }
 
 /** How long a command may take to clean up after Ctrl-C before the process exits anyway. */
@@ -77,14 +134,19 @@ const CLEANUP_GRACE_MS = 2000;
 
 /**
  * Routes SIGINT/SIGTERM to the running command, which cleans up and returns 130. With no
- * command running yet, or at a second signal, or when clean-up takes too long, exits at once.
+ * command running yet, or at a second signal, or when clean-up takes too long, exits at once,
+ * after `onExit`.
  */
-function trapSignals(onSignal: (signal: NodeJS.Signals) => boolean): () => void {
+function trapSignals(onSignal: (signal: NodeJS.Signals) => boolean, onExit: (signal: NodeJS.Signals) => void): () => void {
   let received = false;
+  const exit = (signal: NodeJS.Signals) => {
+    onExit(signal);
+    process.exit(EXIT_CODES.interrupted);
+  };
   const handler = (signal: NodeJS.Signals) => {
-    if (received || !onSignal(signal)) process.exit(EXIT_CODES.interrupted);
+    if (received || !onSignal(signal)) exit(signal);
     received = true;
-    setTimeout(() => process.exit(EXIT_CODES.interrupted), CLEANUP_GRACE_MS).unref();
+    setTimeout(() => exit(signal), CLEANUP_GRACE_MS).unref();
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);

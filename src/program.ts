@@ -20,6 +20,7 @@ import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
 import { addExamples } from './commands/examples.js';
 import { UsageError } from './core/errors.js';
+import { ERROR_FORMATS } from './core/error-codes.js';
 import { SANDBOX_SHAPES } from './sandbox/limits.js';
 
 /** A flag's value by the same rule as `mkt config set` (src/config/settings.ts). */
@@ -56,7 +57,7 @@ const OUTPUT_OPTIONS: readonly GlobalOptionName[] = ['format', 'output', 'column
 const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'sandboxShape', 'timeout', 'retries', 'maxRps', 'insecure'];
 /** The options that start or shape the in-process sandbox. */
 const SANDBOX_OPTIONS: readonly GlobalOptionName[] = ['sandbox', 'sandboxShape'];
-const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color'];
+const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color', 'errorFormat'];
 
 /**
  * The global options each command reads, so that its help (and the completions, the man page
@@ -66,16 +67,16 @@ const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color
 const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>> = {
   filters: [...OUTPUT_OPTIONS, ...GENERAL_OPTIONS],
   'auth login': [...CONNECTION_OPTIONS.filter((name) => !SANDBOX_OPTIONS.includes(name)), ...GENERAL_OPTIONS],
-  'auth status': ['profile', 'baseUrl', ...SANDBOX_OPTIONS, 'verbose', 'color'],
+  'auth status': ['profile', 'baseUrl', ...SANDBOX_OPTIONS, 'verbose', 'color', 'errorFormat'],
   'auth list': [...OUTPUT_OPTIONS, 'profile', ...GENERAL_OPTIONS],
   'auth logout': ['profile', ...GENERAL_OPTIONS],
-  'config get': ['profile', 'verbose', 'color'],
-  'config set': ['profile', 'verbose', 'color'],
-  'config unset': ['profile', 'verbose', 'color'],
-  'config list': ['profile', 'verbose', 'color'],
-  'config path': ['verbose', 'color'],
+  'config get': ['profile', 'verbose', 'color', 'errorFormat'],
+  'config set': ['profile', 'verbose', 'color', 'errorFormat'],
+  'config unset': ['profile', 'verbose', 'color', 'errorFormat'],
+  'config list': ['profile', 'verbose', 'color', 'errorFormat'],
+  'config path': ['verbose', 'color', 'errorFormat'],
   sandbox: GENERAL_OPTIONS,
-  completion: [],
+  completion: ['errorFormat'],
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
   results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
@@ -155,7 +156,12 @@ function addGlobalOptions(program: Command): void {
     .optionsGroup(GLOBAL_GROUPS.general)
     .option('-q, --quiet', 'no progress on stderr')
     .option('-v, --verbose', 'log requests on stderr (the key redacted)')
-    .option('--no-color', 'no colour (env: NO_COLOR)');
+    .option('--no-color', 'no colour (env: NO_COLOR)')
+    .addOption(
+      new Option('--error-format <format>', 'a failure as text, or as one JSON object on stderr (env: MKT_ERROR_FORMAT)')
+        .choices(ERROR_FORMATS)
+        .argParser((value) => matchAllowed('--error-format', value, ERROR_FORMATS)),
+    );
 }
 
 function applyToSubcommands(parent: Command, apply: (command: Command) => void): void {
@@ -165,7 +171,15 @@ function applyToSubcommands(parent: Command, apply: (command: Command) => void):
   }
 }
 
-export function buildProgram(deps: Deps, onContext: (context: Context) => void = () => {}): Command {
+/**
+ * `writeErr` takes what commander writes on stderr, its errors and the help it shows for a
+ * mistake: under --error-format json, src/main.ts makes them its one JSON object instead.
+ */
+export function buildProgram(
+  deps: Deps,
+  onContext: (context: Context) => void = () => {},
+  writeErr: (text: string) => void = (text) => deps.stderr.write(text),
+): Command {
   let context: Context | undefined;
   const contextFor: ContextFor = (command) => {
     if (!context) {
@@ -203,7 +217,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     })
     .configureOutput({
       writeOut: (text) => deps.stdout.write(text),
-      writeErr: (text) => deps.stderr.write(text),
+      writeErr,
       // Help is as wide as the terminal it goes to, as commander does for process.stdout.
       getOutHelpWidth: () => (deps.stdout.isTTY && deps.stdout.columns) || 80,
       getErrHelpWidth: () => (deps.stderr.isTTY && deps.stderr.columns) || 80,

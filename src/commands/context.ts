@@ -9,6 +9,7 @@ import { Logger } from '../io/log.js';
 import type { Progress } from '../io/progress.js';
 import { SHOWN_WAIT_MS, type WaitObserver } from '../core/waits.js';
 import { AuthError, type ExitCode, MktError, UsageError } from '../core/errors.js';
+import type { ErrorFormat } from '../core/error-codes.js';
 
 /** The options every data command takes (shared/cli-contract.md), as parsed by commander. */
 export interface GlobalOptions {
@@ -33,6 +34,8 @@ export interface GlobalOptions {
   verbose?: boolean;
   /** False with --no-color. */
   color: boolean;
+  /** How a failure is written on stderr (--error-format, else MKT_ERROR_FORMAT). */
+  errorFormat?: ErrorFormat;
 }
 
 /** Hands an action the invocation's Context, built once from the global options. */
@@ -67,6 +70,7 @@ export class Context {
       quiet: globals.quiet === true,
       verbose: globals.verbose === true,
       color: this.stderrColor,
+      hold: globals.errorFormat === 'json',
     });
   }
 
@@ -79,9 +83,12 @@ export class Context {
     this.abortController.abort(reason);
   }
 
-  /** Whether stderr shows a progress line and notes for a person: a terminal, and --quiet is off (shared/cli-contract.md). */
+  /**
+   * Whether stderr shows a progress line and notes for a person: a terminal, and --quiet is off
+   * (shared/cli-contract.md). Under --error-format json, stderr is for a program.
+   */
   get showsProgress(): boolean {
-    return this.deps.stderr.isTTY === true && this.globals.quiet !== true;
+    return this.deps.stderr.isTTY === true && this.globals.quiet !== true && this.globals.errorFormat !== 'json';
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { OutputStream } from '../core/deps.js';
+import type { FailureDescription } from '../core/error-codes.js';
 import { redactKey } from '../core/redaction.js';
 import { paint } from './color.js';
 
@@ -8,13 +9,30 @@ import { paint } from './color.js';
  */
 const MIN_CONCEALED_KEY = 8;
 
+/** The most lines a Logger holds back; a run that says more keeps its first lines and counts the rest. */
+const MAX_HELD_LINES = 1000;
+
+export interface LoggerOptions {
+  quiet: boolean;
+  verbose: boolean;
+  color: boolean;
+  /**
+   * Hold notes and warnings back until `release()` (`--error-format json`): a run that fails then
+   * leaves its JSON object alone on stderr. The request log of --verbose is written as it comes.
+   * @default false
+   */
+  hold?: boolean;
+}
+
 /** Messages for people, on stderr. stdout carries data only. */
 export class Logger {
   private readonly keys = new Set<string>();
+  private readonly held: string[] = [];
+  private droppedLines = 0;
 
   constructor(
     private readonly stream: OutputStream,
-    private readonly options: { quiet: boolean; verbose: boolean; color: boolean },
+    private readonly options: LoggerOptions,
   ) {}
 
   get isVerbose(): boolean {
@@ -48,9 +66,26 @@ export class Logger {
     if (hint) this.write(hint);
   }
 
+  /** A failure as one line of JSON, `{"error": {…}}` (`--error-format json`), the key concealed; `hint` null when there is none. */
+  failure(failure: FailureDescription): void {
+    const { code, message, hint, exit_code, http_status, retryable } = failure;
+    const error = { code, message: this.concealed(message), hint: hint === undefined ? null : this.concealed(hint), exit_code, http_status, retryable };
+    this.stream.write(`${JSON.stringify({ error })}\n`);
+  }
+
+  /** Writes what was held back: the run succeeded. A run that fails drops it instead. */
+  release(): void {
+    if (this.droppedLines > 0) this.held.push(`(${this.droppedLines} more ${this.droppedLines === 1 ? 'line' : 'lines'} not kept)\n`);
+    for (const line of this.held.splice(0)) this.stream.write(line);
+    this.droppedLines = 0;
+  }
+
   private write(message: string, label?: string): void {
     const line = this.concealed(message);
-    this.stream.write(label ? `${label} ${line}\n` : `${line}\n`);
+    const text = label ? `${label} ${line}\n` : `${line}\n`;
+    if (!this.options.hold) this.stream.write(text);
+    else if (this.held.length < MAX_HELD_LINES) this.held.push(text);
+    else this.droppedLines += 1;
   }
 
   private concealed(message: string): string {
