@@ -17,28 +17,29 @@ _mkt_commands_of() {
 # The flags the command path $1 takes.
 _mkt_flags_of() {
   case $1 in
-    '') _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -V --version -h --help) ;;
-    fees) _mkt_words=(--volume -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    rules|order-types) _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    historical) _mkt_words=(--start-date --end-date -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --include-source --include-footnotes --include-definitions --offline --mirror -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    'results get') _mkt_words=(--include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    exchanges) _mkt_words=(--refresh -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    compare) _mkt_words=(--volume --make-share --fee-type --all-exchanges -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror --online --offline -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    version) _mkt_words=(--allow-drift --include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    filters) _mkt_words=(-f --format -o --output --columns --csv-safe -q --quiet -v --verbose --no-color -h --help) ;;
-    sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --include-source --include-footnotes --include-definitions --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color -h --help) ;;
-    auth|config|completion) _mkt_words=(-h --help) ;;
-    'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
-    'auth status') _mkt_words=(--check --profile --base-url --sandbox --sandbox-shape -v --verbose --no-color -h --help) ;;
-    'auth list') _mkt_words=(-f --format -o --output --columns --csv-safe --profile -q --quiet -v --verbose --no-color -h --help) ;;
-    'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color -h --help) ;;
+    '') _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -V --version -h --help) ;;
+    fees) _mkt_words=(--volume -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    rules|order-types) _mkt_words=(-f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    historical) _mkt_words=(--start-date --end-date -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    results) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --order-by --order-dir --page-size --page-number --all --limit --allow-drift --parse-amounts --include-source --include-footnotes --include-definitions --offline --mirror -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    'results get') _mkt_words=(--include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    exchanges) _mkt_words=(--refresh -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    compare) _mkt_words=(--volume --make-share --fee-type --all-exchanges -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror --online --offline -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    version) _mkt_words=(--allow-drift --include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    filters) _mkt_words=(-f --format -o --output --columns --csv-safe -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --include-source --include-footnotes --include-definitions --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    auth|config) _mkt_words=(-h --help) ;;
+    'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    'auth status') _mkt_words=(--check --profile --base-url --sandbox --sandbox-shape -v --verbose --no-color --error-format -h --help) ;;
+    'auth list') _mkt_words=(-f --format -o --output --columns --csv-safe --profile -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    'auth logout') _mkt_words=(--profile -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     'auth help'|'config help'|help) _mkt_words=() ;;
-    'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color -h --help) ;;
-    'config path') _mkt_words=(-v --verbose --no-color -h --help) ;;
-    sandbox) _mkt_words=(--port --records --seed --rate --faults --latency --shape --json -q --quiet -v --verbose --no-color -h --help) ;;
+    'config get'|'config set'|'config unset'|'config list') _mkt_words=(--profile -v --verbose --no-color --error-format -h --help) ;;
+    'config path') _mkt_words=(-v --verbose --no-color --error-format -h --help) ;;
+    completion) _mkt_words=(--error-format -h --help) ;;
+    sandbox) _mkt_words=(--port --records --seed --rate --faults --latency --shape --json -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     *) _mkt_words=() ;;
   esac
 }
@@ -64,6 +65,7 @@ _mkt_value_of() {
     --profile) _mkt_kind=choices _mkt_listing=__profiles ;;
     --base-url|--timeout|--retries|--max-rps|--volume|--start-date|--end-date|--supplier-name|--page-size|--page-number|--limit|--mirror|--make-share|--from|--to|--port|--records|--seed|--rate|--latency) _mkt_kind=none ;;
     --sandbox-shape|--shape) _mkt_kind=choices _mkt_words=(interface 2026) ;;
+    --error-format) _mkt_kind=choices _mkt_words=(text json) ;;
     --exchange-name) _mkt_kind=list _mkt_listing=__exchanges ;;
     --fee-type) _mkt_kind=list _mkt_listing=__fee_type ;;
     --fee-category) _mkt_kind=list _mkt_listing=__fee_category ;;

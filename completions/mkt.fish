@@ -18,7 +18,7 @@ end
 
 # Whether flag $argv[1] takes a value (the next word).
 function __mkt_takes_value
-    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --sandbox-shape --timeout --retries --max-rps --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --port --records --seed --rate --latency --shape
+    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --sandbox-shape --timeout --retries --max-rps --error-format --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --port --records --seed --rate --latency --shape
 end
 
 # The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
@@ -67,6 +67,9 @@ function __mkt_values
         case --sandbox-shape
             set values interface 2026
             set description 'sandbox shape'
+        case --error-format
+            set values text json
+            set description 'error format'
         case --exchange-name
             set values (__mkt_listed __exchanges)
             set list 1
@@ -255,6 +258,7 @@ complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'re
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -l error-format -x -a '(__mkt_values --error-format)' -d 'a failure as text, or as one JSON object on stderr (env: MKT_ERROR_FORMAT)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in fees compare' -l volume -x -d 'monthly volume: also show the tier and the rates that apply at it (50000000, 5e7, 50M, 2.5B, 750K)'

@@ -1,6 +1,6 @@
 import type { CommandExample } from '../commands/examples.js';
 import { allCommands, type CommandSpec, optionsOf, type OptionSpec } from './model.js';
-import { CONFIG_DIRECTORY, type Entry, ENVIRONMENT, EXIT_STATUS, FILES } from './reference-facts.js';
+import { CONFIG_DIRECTORY, type Entry, ENVIRONMENT, ERROR_CODE_ROWS, EXIT_STATUS, FILES } from './reference-facts.js';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const code = (text: string): string => `\`${cell(text)}\``;
@@ -66,7 +66,7 @@ ${program.usage}
 \`\`\`
 
 ${contents.join('\n')}
-- [Global options](#global-options), [environment](#environment), [files](#files), [exit codes](#exit-codes)
+- [Global options](#global-options), [environment](#environment), [files](#files), [exit codes](#exit-codes), [error codes](#error-codes)
 
 ${commands.map((command) => commandSection(command, program)).join('\n\n')}
 
@@ -93,6 +93,20 @@ ${CONFIG_DIRECTORY.map((place) => `1. ${code(place.path)} (${place.when})`).join
 ## Exit codes
 
 ${entryTable('code', EXIT_STATUS)}
+
+## Error codes
+
+With \`--error-format json\` (or \`MKT_ERROR_FORMAT=json\`), a failing run writes one line on stderr and
+nothing else: \`{"error": {"code", "message", "hint", "exit_code", "http_status", "retryable"}}\`.
+\`hint\` is null when there is none; \`http_status\` is there only when the service answered.
+\`retryable\` says whether the same command, run again later, may succeed. The codes are stable,
+each with one exit code. Notes and warnings wait for the end of the run, and are written only if
+it succeeds; no progress is shown; \`--verbose\` writes its request log as it comes, before the
+object. See [command-notes.md](command-notes.md#errors-as-json).
+
+| code | exit | when | retryable |
+|---|---|---|---|
+${ERROR_CODE_ROWS.map((row) => `| ${row.map((value, index) => (index === 0 ? code(value) : cell(value))).join(' | ')} |`).join('\n')}
 
 ## Examples
 

@@ -72,8 +72,10 @@ describe('the completion model of the program', () => {
   it('offers each command the global options it reads, and marks them global', () => {
     const longs = (path: string) => command(path).options.filter((spec) => spec.global).map((spec) => spec.long);
     expect(longs('results')).toEqual(expect.arrayContaining(['--format', '--output', '--profile', '--no-color']));
-    expect(longs('config get')).toEqual(['--profile', '--verbose', '--no-color']);
-    expect(longs('completion')).toEqual([]);
+    expect(longs('config get')).toEqual(['--profile', '--verbose', '--no-color', '--error-format']);
+    // Every command can fail, so every command takes --error-format, with its values to complete.
+    expect(longs('completion')).toEqual(['--error-format']);
+    expect(option('completion', '--error-format').value).toEqual({ kind: 'choices', values: ['text', 'json'], commaSeparated: false });
     expect(option('results', '--fee-type').global).toBe(false);
   });
 
