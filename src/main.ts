@@ -122,7 +122,7 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
  * '--x'; did you mean --y?`, then where the usage is), as the message and hint of its JSON.
  * For a command line that names no command, commander shows the help and says nothing itself.
  */
-export function commanderFailure(written: string): { message: string; hint: string | undefined } {
+function commanderFailure(written: string): { message: string; hint: string | undefined } {
   const [first = '', ...rest] = written.trimEnd().split('\n');
   if (first.startsWith('mkt: ')) return { message: first.slice('mkt: '.length), hint: rest.join(' ') || undefined };
   const command = /^Usage: (mkt(?: [\w-]+)*)/.exec(first)?.[1] ?? 'mkt';
