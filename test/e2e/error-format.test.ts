@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -140,12 +139,8 @@ describe('what the service answers', () => {
 });
 
 describe('nothing before the object', () => {
-  /** A config directory whose config.json is broken: --sandbox warns of it and goes on. */
-  function brokenConfig(): string {
-    const dir = tempConfigDir();
-    writeFileSync(join(dir, 'config.json'), '{"profiles": ');
-    return dir;
-  }
+  /** A config directory whose config.json is cut short: --sandbox warns of it and goes on. */
+  const brokenConfig = () => tempConfigDir({ 'config.json': '{"profiles": ' });
 
   it('a warning given before the failure is dropped', async () => {
     const env = { MKT_CONFIG_DIR: brokenConfig() };

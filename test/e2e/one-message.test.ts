@@ -121,9 +121,7 @@ describe('an interruption with --verbose', () => {
 describe('a broken config file', () => {
   /** A config directory whose config.json has a comma missing after a value, on line 3. */
   function brokenConfig(): string {
-    const dir = tempConfigDir();
-    writeFileSync(join(dir, 'config.json'), '{"profiles": {\n  "default": {\n    "format": "csv"\n    "timeout": 5\n  }\n}}\n');
-    return dir;
+    return tempConfigDir({ 'config.json': '{"profiles": {\n  "default": {\n    "format": "csv"\n    "timeout": 5\n  }\n}}\n' });
   }
 
   it('stops a command that reads it, naming the file and the JSON error with its line and column', async () => {

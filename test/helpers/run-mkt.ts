@@ -1,4 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './temp-dir.js';
 
@@ -19,9 +21,11 @@ export interface RunOptions {
   cwd?: string;
 }
 
-/** A fresh, empty config directory, removed when the test file is done. */
-export function tempConfigDir(): string {
-  return tempDir('mkt-config-');
+/** A fresh config directory holding `files` (name → text), empty by default, removed when the test file is done. */
+export function tempConfigDir(files: Record<string, string> = {}): string {
+  const dir = tempDir('mkt-config-');
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
 }
 
 /**
