@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Deps } from './core/deps.js';
 import type { Context } from './commands/context.js';
-import { EXIT_CODES, type ExitCode, InterruptedError, MktError } from './core/errors.js';
+import { EXIT_CODES, type ExitCode, InterruptedError, MktError, RequestNotSent } from './core/errors.js';
 import { exitCodeFor, isCommanderError } from './core/error-codes.js';
 import { Logger } from './io/log.js';
 import { colorEnabled } from './io/color.js';
@@ -43,6 +43,11 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
     await program.parseAsync(helpArguments(program, argv), { from: 'user' });
     return context?.exitCode ?? EXIT_CODES.success;
   } catch (error) {
+    // --dry-run printed a request instead of sending it: what would follow it, and success.
+    if (error instanceof RequestNotSent) {
+      deps.stdout.write(error.then.map((line) => `${line}\n`).join(''));
+      return EXIT_CODES.success;
+    }
     const code = exitCodeFor(error);
     if (isCommanderError(error)) return code; // commander has printed its own message
     const log = context?.log ?? fallbackLog();
