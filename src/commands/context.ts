@@ -185,7 +185,7 @@ export class Context {
     } else if (!settings.apiKey) {
       write(`# no API key for profile "${settings.profile}": set MKT_API_KEY before running these\n`);
     }
-    const transport = createDryRunTransport({ baseUrl, userAgent: `mkt/${VERSION}`, write });
+    const transport = createDryRunTransport({ baseUrl, userAgent: `mkt/${VERSION}`, apiKey: settings.apiKey, write });
     return createServiceClient(transport, { apiKey: KEY_STAND_IN, keySource: settings.keySource, placements: settings.keyPlacements });
   }
 

@@ -23,11 +23,11 @@ const PLAIN_IN_DOUBLE_QUOTES = /^[A-Za-z0-9 _./:=@%+,;-]*$/;
 const singleQuoted = (text: string): string => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /**
- * One word for bash: `text`, every occurrence of `key` (as written, or percent-encoded as a query
+ * One word for bash: `text`, every occurrence of one of `keys` (as written, or encoded as a query
  * value holds it) replaced by the variable, and the rest quoted where it needs to be.
  */
-export function shellWord(text: string, key: string): string {
-  const parts = key === '' ? [text] : splitOnKey(text, key);
+export function shellWord(text: string, keys: readonly string[]): string {
+  const parts = splitOnKeys(text, keys);
   if (parts.length === 1) return PLAIN_WORD.test(text) ? text : singleQuoted(text);
   // `"authorization: Bearer $MKT_API_KEY"`, where the text around the key allows it; braces when a name character follows.
   if (parts.every((part) => PLAIN_IN_DOUBLE_QUOTES.test(part))) {
@@ -36,14 +36,17 @@ export function shellWord(text: string, key: string): string {
   return parts.map((part) => (part === '' ? '' : singleQuoted(part))).join(`"$${KEY_VARIABLE}"`);
 }
 
-/** `text` cut at each occurrence of the key, raw or percent-encoded. */
-function splitOnKey(text: string, key: string): string[] {
-  const forms = [...new Set([key, encodeURIComponent(key)])].map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return text.split(new RegExp(forms.join('|')));
+/** `text` cut at each occurrence of a key: raw, percent-encoded, or encoded as URLSearchParams encodes a value. */
+function splitOnKeys(text: string, keys: readonly string[]): string[] {
+  const forms = keys.filter((key) => key !== '').flatMap((key) => [key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2)]);
+  if (forms.length === 0) return [text];
+  // The longest first, so that no key is taken for a part of another.
+  const pattern = [...new Set(forms)].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return text.split(new RegExp(pattern.join('|')));
 }
 
-/** `curl -sS -X GET 'URL' -H 'name: value' …`, with the key written as "$MKT_API_KEY". */
-export function curlCommand(request: CurlRequest, key: string): string {
-  const headers = Object.entries(request.headers).map(([name, value]) => `-H ${shellWord(`${name}: ${value}`, key)}`);
-  return ['curl -sS -X', request.method, shellWord(request.url.href, key), ...headers].join(' ');
+/** `curl -sS -X GET 'URL' -H 'name: value' …`, each of `keys` written as "$MKT_API_KEY". */
+export function curlCommand(request: CurlRequest, keys: readonly string[]): string {
+  const headers = Object.entries(request.headers).map(([name, value]) => `-H ${shellWord(`${name}: ${value}`, keys)}`);
+  return ['curl -sS -X', request.method, shellWord(request.url.href, keys), ...headers].join(' ');
 }

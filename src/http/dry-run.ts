@@ -12,6 +12,8 @@ export const KEY_STAND_IN = `$${KEY_VARIABLE}`;
 export interface DryRunOptions {
   baseUrl: URL;
   userAgent: string;
+  /** The user's key, if any: written as the variable too, should it stand in a query. */
+  apiKey?: string;
   /** Takes each printed line. */
   write: (line: string) => void;
 }
@@ -21,13 +23,14 @@ export interface DryRunOptions {
  * `curl` line, and then fails with RequestNotSent, which ends the command with exit 0. Nothing
  * is sent, and no connection is opened.
  */
-export function createDryRunTransport({ baseUrl, userAgent, write }: DryRunOptions): Transport {
+export function createDryRunTransport({ baseUrl, userAgent, apiKey, write }: DryRunOptions): Transport {
+  const keys = apiKey === undefined ? [KEY_STAND_IN] : [KEY_STAND_IN, apiKey];
   return {
     host: baseUrl.host,
     origin: baseUrl.origin,
     async getJson(path, query, credential, headers = {}) {
       const url = serviceUrl(baseUrl, path, query);
-      write(`${curlCommand({ method: 'GET', url, headers: { ...requestHeaders(userAgent, headers), [credential.name]: credential.value } }, KEY_STAND_IN)}\n`);
+      write(`${curlCommand({ method: 'GET', url, headers: { ...requestHeaders(userAgent, headers), [credential.name]: credential.value } }, keys)}\n`);
       throw new RequestNotSent();
     },
     async close() {},

@@ -20,23 +20,25 @@ describe('shellWord', () => {
     ['a name character after the key takes braces', `x-key: ${KEY}_tail`, '"x-key: ${MKT_API_KEY}_tail"'],
     ['beside text double quotes would expand, the key stands alone in them', `https://h/x?key=${KEY}&a=$b`, `'https://h/x?key='"$MKT_API_KEY"'&a=$b'`],
   ])('%s', (_name, text, word) => {
-    expect(shellWord(text, KEY)).toBe(word);
+    expect(shellWord(text, [KEY])).toBe(word);
     expect(pasted(word)).toBe(text);
   });
 
   it('takes the key out in its percent-encoded form too, as a query holds it', () => {
-    const key = 'a+b/c=';
-    const text = `https://h/x?key=${encodeURIComponent(key)}&again=${key}`;
-    const word = shellWord(text, key);
-    expect(word).not.toContain(key);
-    expect(word).not.toContain(encodeURIComponent(key));
-    expect(word).toBe(`'https://h/x?key='"$MKT_API_KEY"'&again='"$MKT_API_KEY"`);
+    const key = 'a+b/c= d';
+    const text = `https://h/x?key=${encodeURIComponent(key)}&form=${new URLSearchParams({ key })}&again=${key}`;
+    const word = shellWord(text, [key]);
+    expect(word).toBe(`'https://h/x?key='"$MKT_API_KEY"'&form=key='"$MKT_API_KEY"'&again='"$MKT_API_KEY"`);
+  });
+
+  it('writes each of several keys as the variable, the longer first', () => {
+    expect(shellWord('x: abcdef abc', ['abc', 'abcdef'])).toBe('"x: $MKT_API_KEY $MKT_API_KEY"');
   });
 
   it('reads a key that holds regular-expression characters as text', () => {
     const key = 'a.b*c';
-    expect(shellWord('x: aXbbc', key)).toBe("'x: aXbbc'");
-    expect(shellWord(`x: ${key}`, key)).toBe('"x: $MKT_API_KEY"');
+    expect(shellWord('x: aXbbc', [key])).toBe("'x: aXbbc'");
+    expect(shellWord(`x: ${key}`, [key])).toBe('"x: $MKT_API_KEY"');
   });
 });
 
@@ -47,7 +49,7 @@ describe('curlCommand', () => {
       url: new URL('https://svc.example.com/base/api/v1/fee-schedule-results?fee_type=Option&page_number=0'),
       headers: { 'user-agent': 'mkt/1.0.0', accept: 'application/json', 'x-service-api-access-key': KEY },
     };
-    const line = curlCommand(request, KEY);
+    const line = curlCommand(request, [KEY]);
     expect(line).toBe(
       "curl -sS -X GET 'https://svc.example.com/base/api/v1/fee-schedule-results?fee_type=Option&page_number=0'"
       + " -H 'user-agent: mkt/1.0.0' -H 'accept: application/json' -H \"x-service-api-access-key: $MKT_API_KEY\"",
