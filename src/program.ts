@@ -249,7 +249,6 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   addExamples(program, [
     { comment: "Try it without a key: NYSE's fee schedule from a built-in sandbox", command: 'mkt --sandbox fees NYSE' },
     { comment: 'Every option fee, newest only, as CSV', command: 'mkt results --fee-type Option --latest-only --all -o fees.csv' },
-    { comment: 'What a command would send, as curl lines to paste (the key as "$MKT_API_KEY"), sending nothing', command: 'mkt --dry-run results --exchange-name NYSE --all' },
   ]);
   program.addHelpText('after', ({ error }) =>
     `\nRun \`mkt <command> --help\` for a command's options and examples${error ? ',\n`mkt --help` for the options every command takes' : ''}.`);
