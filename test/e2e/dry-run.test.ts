@@ -148,6 +148,7 @@ describe('--dry-run is refused where nothing would be sent, and bad flags fail f
     [['sql', 'select 1'], 'mkt: --dry-run does not apply to mkt sql\n'],
     [['config', 'list'], 'mkt: --dry-run does not apply to mkt config list\n'],
     [['auth', 'login'], 'mkt: --dry-run does not apply to mkt auth login\n'],
+    [['diff', 'NYSE', 'Equity', '--offline'], 'mkt: --dry-run shows the requests to the service, and --offline sends none\n'],
     [['results', '--offline'], 'mkt: --dry-run shows the requests to the service, and --offline sends none\nDrop --offline to see what the service would be asked.\n'],
   ])('mkt --dry-run %j: exit 2, nothing on stdout', async (args, stderr) => {
     const run = await dryRun(args);
