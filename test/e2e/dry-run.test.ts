@@ -148,6 +148,8 @@ describe('--dry-run is refused where nothing would be sent, and bad flags fail f
     [['sql', 'select 1'], 'mkt: --dry-run does not apply to mkt sql\n'],
     [['config', 'list'], 'mkt: --dry-run does not apply to mkt config list\n'],
     [['auth', 'login'], 'mkt: --dry-run does not apply to mkt auth login\n'],
+    [['auth', 'status', '--check'], 'mkt: --dry-run does not apply to mkt auth status\n'],
+    [['filters'], 'mkt: --dry-run does not apply to mkt filters\n'],
     [['diff', 'NYSE', 'Equity', '--offline'], 'mkt: --dry-run shows the requests to the service, and --offline sends none\n'],
     [['results', '--offline'], 'mkt: --dry-run shows the requests to the service, and --offline sends none\nDrop --offline to see what the service would be asked.\n'],
   ])('mkt --dry-run %j: exit 2, nothing on stdout', async (args, stderr) => {
