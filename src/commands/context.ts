@@ -5,7 +5,7 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import type { ServiceClient } from '../api/client.js';
 import type { ServiceShape } from '../api/record-id.js';
 import { colorEnabled } from '../io/color.js';
-import { Logger } from '../io/log.js';
+import { Logger, MIN_CONCEALED_KEY } from '../io/log.js';
 import type { Progress } from '../io/progress.js';
 import { SHOWN_WAIT_MS, type WaitObserver } from '../core/waits.js';
 import { AuthError, type ExitCode, MktError, UsageError } from '../core/errors.js';
@@ -185,7 +185,13 @@ export class Context {
     } else if (!settings.apiKey) {
       write(`# no API key for profile "${settings.profile}": set MKT_API_KEY before running these\n`);
     }
-    const transport = createDryRunTransport({ baseUrl, userAgent: `mkt/${VERSION}`, apiKey: settings.apiKey, write });
+    const transport = createDryRunTransport({
+      baseUrl,
+      userAgent: `mkt/${VERSION}`,
+      // As the logger conceals it: a shorter key cannot be told from mkt's own words.
+      ...(settings.apiKey !== undefined && settings.apiKey.length >= MIN_CONCEALED_KEY ? { apiKey: settings.apiKey } : {}),
+      write,
+    });
     return createServiceClient(transport, { apiKey: KEY_STAND_IN, keySource: settings.keySource, placements: settings.keyPlacements });
   }
 

@@ -96,6 +96,11 @@ describe('--dry-run prints the requests as curl lines, sends none, and exits 0',
     );
   });
 
+  it('leaves a key too short to tell from its own words where it stands', async () => {
+    const run = await dryRun(['results', '--exchange-name', 'NYSE'], { env: { MKT_API_KEY: 'mkt' } });
+    expect(run.stdout).toBe(`curl -sS -X GET '${run.url}/api/v1/fee-schedule-results?exchange_name=NYSE&page_number=0' ${COMMON} ${RESULTS_KEY}\n`);
+  });
+
   it('needs no key: a comment says to set one', async () => {
     const { url, ...run } = await dryRun(['order-types', 'NYSE'], { env: { MKT_API_KEY: undefined } });
     expect(run).toMatchObject({
