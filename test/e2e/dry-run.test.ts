@@ -96,6 +96,18 @@ describe('--dry-run prints the requests as curl lines, sends none, and exits 0',
     );
   });
 
+  it('a stored key is the variable as well, and its bytes appear nowhere', async () => {
+    const config = { MKT_CONFIG_DIR: tempConfigDir(), MKT_API_KEY: undefined };
+    const login = await runInProcess(['auth', 'login', '--no-verify'], { env: { ...config, MKT_BASE_URL: 'https://svc.example.com' }, input: `${KEY}\n` });
+    expect(login.code).toBe(0);
+    const run = await dryRun(['results', '--supplier-name', KEY, '--verbose'], { env: config });
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: `curl -sS -X GET '${run.url}/api/v1/fee-schedule-results?supplier_name='"$MKT_API_KEY"'&page_number=0' ${COMMON} ${RESULTS_KEY}\n`,
+    });
+  });
+
   it('leaves a key too short to tell from its own words where it stands', async () => {
     const run = await dryRun(['results', '--exchange-name', 'NYSE'], { env: { MKT_API_KEY: 'mkt' } });
     expect(run.stdout).toBe(`curl -sS -X GET '${run.url}/api/v1/fee-schedule-results?exchange_name=NYSE&page_number=0' ${COMMON} ${RESULTS_KEY}\n`);
