@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Deps } from './core/deps.js';
 import type { Context } from './commands/context.js';
-import { EXIT_CODES, type ExitCode, InterruptedError } from './core/errors.js';
+import { EXIT_CODES, type ExitCode, InterruptedError, MktError, RequestNotSent } from './core/errors.js';
 import { describeFailure, ERROR_FORMATS, type ErrorFormat, type FailureDescription, isCommanderError } from './core/error-codes.js';
 import { Logger } from './io/log.js';
 import { colorEnabled } from './io/color.js';
@@ -92,18 +92,26 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
     context?.log.release();
     return context?.exitCode ?? EXIT_CODES.success;
   } catch (error) {
+    // --dry-run printed a request instead of sending it: what would follow it, and success.
+    if (error instanceof RequestNotSent) {
+      deps.stdout.write(error.then.map((line) => `${line}\n`).join(''));
+      context?.log.release();
+      return EXIT_CODES.success;
+    }
     const failure = describeFailure(error);
     // Help and --version end in a commander error too, and have written what they had to.
     if (failure.exit_code === EXIT_CODES.success) return failure.exit_code;
     const log = context?.log ?? fallbackLog();
-    if (failure.code === 'unexpected') failure.hint = log.isVerbose ? undefined : 'Run again with --verbose for details.';
-    const stack = failure.code === 'unexpected' && log.isVerbose && error instanceof Error ? error.stack : undefined;
+    // An error mkt reports on purpose is its message and hint; the unforeseen has a stack, shown with --verbose.
+    const unforeseen = !(error instanceof MktError) && !isCommanderError(error);
+    if (unforeseen) failure.hint = log.isVerbose ? undefined : 'Run again with --verbose for details.';
+    const stack = unforeseen && log.isVerbose && error instanceof Error ? error.stack : undefined;
     if (errorFormat === 'json') {
       if (stack) log.debug(stack);
       writeFailure(isCommanderError(error) ? { ...failure, ...commanderFailure(commanderText.join('')) } : failure);
     } else if (!isCommanderError(error)) {
       // commander has printed its own message
-      log.error(failure.code === 'unexpected' ? `unexpected error: ${failure.message}` : failure.message, failure.hint);
+      log.error(unforeseen ? `unexpected error: ${failure.message}` : failure.message, failure.hint);
       if (stack) log.debug(stack);
     }
     return failure.exit_code;

@@ -54,7 +54,7 @@ const GLOBAL_GROUPS = { output: 'Output:', connection: 'Connection:', general: '
 /** Global options by attribute name, in their groups. */
 type GlobalOptionName = keyof GlobalOptions;
 const OUTPUT_OPTIONS: readonly GlobalOptionName[] = ['format', 'output', 'columns', 'csvSafe'];
-const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'sandboxShape', 'timeout', 'retries', 'maxRps', 'insecure'];
+const CONNECTION_OPTIONS: readonly GlobalOptionName[] = ['profile', 'baseUrl', 'sandbox', 'sandboxShape', 'timeout', 'retries', 'maxRps', 'insecure', 'dryRun'];
 /** The options that start or shape the in-process sandbox. */
 const SANDBOX_OPTIONS: readonly GlobalOptionName[] = ['sandbox', 'sandboxShape'];
 const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color', 'errorFormat'];
@@ -66,7 +66,8 @@ const GENERAL_OPTIONS: readonly GlobalOptionName[] = ['quiet', 'verbose', 'color
  */
 const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>> = {
   filters: [...OUTPUT_OPTIONS, ...GENERAL_OPTIONS],
-  'auth login': [...CONNECTION_OPTIONS.filter((name) => !SANDBOX_OPTIONS.includes(name)), ...GENERAL_OPTIONS],
+  // Its point is the key it stores: a dry run of its check would store nothing and check nothing.
+  'auth login': [...CONNECTION_OPTIONS.filter((name) => !SANDBOX_OPTIONS.includes(name) && name !== 'dryRun'), ...GENERAL_OPTIONS],
   'auth status': ['profile', 'baseUrl', ...SANDBOX_OPTIONS, 'verbose', 'color', 'errorFormat'],
   'auth list': [...OUTPUT_OPTIONS, 'profile', ...GENERAL_OPTIONS],
   'auth logout': ['profile', ...GENERAL_OPTIONS],
@@ -116,15 +117,19 @@ function globalOptionsShownBy(command: Command, program: Command): Option[] {
 }
 
 /**
- * `--sandbox` is honoured or refused, never ignored: a command that does not read it (config,
- * filters, completion, the sandbox itself, auth login and logout, which keep or check a key of
- * the user's) refuses it, exit 2.
+ * `--sandbox` and `--dry-run` are honoured or refused, never ignored: a command that does not read
+ * one (config, filters, completion, the sandbox itself; auth login and logout, which keep or check
+ * a key of the user's; sql, which sends nothing) refuses it, exit 2.
  */
-function refuseUnreadSandbox(command: Command): void {
-  if (command.getOptionValueSourceWithGlobals('sandbox') !== 'cli' || globalOptionsRead(command).includes('sandbox')) return;
-  throw new UsageError(`--sandbox does not apply to mkt ${commandPath(command)}`, {
-    hint: 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.',
-  });
+function refuseUnread(command: Command, name: 'sandbox' | 'dryRun', flag: string, hint: string): void {
+  if (command.getOptionValueSourceWithGlobals(name) !== 'cli' || globalOptionsRead(command).includes(name)) return;
+  throw new UsageError(`${flag} does not apply to mkt ${commandPath(command)}`, { hint });
+}
+
+/** `--offline` answers from the mirror: a dry run of it would print nothing, and `results` and `diff` would run instead. */
+function refuseDryRunOffline(command: Command): void {
+  if (command.optsWithGlobals<GlobalOptions>().dryRun !== true || command.getOptionValue('offline') !== true) return;
+  throw new UsageError('--dry-run shows the requests to the service, and --offline sends none', { hint: 'Drop --offline to see what the service would be asked.' });
 }
 
 /** `--sandbox-shape` shapes the sandbox that `--sandbox` starts: alone, it would be silently ignored. */
@@ -153,6 +158,7 @@ function addGlobalOptions(program: Command): void {
     .option('--retries <n>', 'retries per request (default: 4)', settingArgument('retries'))
     .option('--max-rps <n>', 'at most this many requests per second', parseRequestRate)
     .option('--insecure', 'allow sending the key over plain http to a host that is not loopback')
+    .option('--dry-run', 'print the requests as curl commands (the key as "$MKT_API_KEY") instead of sending them')
     .optionsGroup(GLOBAL_GROUPS.general)
     .option('-q, --quiet', 'no progress on stderr')
     .option('-v, --verbose', 'log requests on stderr (the key redacted)')
@@ -227,7 +233,9 @@ export function buildProgram(
     .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()
     .hook('preAction', (_program, action) => {
-      refuseUnreadSandbox(action);
+      refuseUnread(action, 'sandbox', '--sandbox', 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.');
+      refuseUnread(action, 'dryRun', '--dry-run', 'It prints the requests of the commands that ask the service: `mkt --dry-run results --all`.');
+      refuseDryRunOffline(action);
       refuseShapeWithoutSandbox(action);
     });
   addGlobalOptions(program);

@@ -1,8 +1,8 @@
 import type { ServiceClient } from './client.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, thenSays } from '../core/errors.js';
 import type { Includes } from './results-query.js';
 import type { FeeScheduleResultsPage, ResultRecord } from './types.js';
-import { type ResultsSource, type WalkOptions, walkResults } from './walk.js';
+import { pagesFollow, type ResultsSource, type WalkOptions, walkResults } from './walk.js';
 
 /** A version's pages are asked at the largest size the service gives: fewer requests. */
 const VERSION_PAGE_SIZE = 100;
@@ -19,7 +19,7 @@ export async function walkVersion(
   options: Omit<WalkOptions, 'all'>,
 ): Promise<AsyncGenerator<readonly ResultRecord[]> | undefined> {
   const query = { page_size: VERSION_PAGE_SIZE, ...includes };
-  const first = await client.fetchVersionPage(versionId, { ...query, page_number: 0 });
+  const first = await thenSays(client.fetchVersionPage(versionId, { ...query, page_number: 0 }), pagesFollow(1));
   if (first === undefined) return undefined;
   let firstPage: FeeScheduleResultsPage | undefined = first;
   const pages: ResultsSource = {

@@ -1,4 +1,4 @@
-import { MktError } from '../core/errors.js';
+import { MktError, thenSays } from '../core/errors.js';
 import type { ServiceClient } from './client.js';
 import type { ResultsQuery } from './filters.js';
 import { IdSet } from './id-set.js';
@@ -42,6 +42,12 @@ export interface WalkOptions {
 }
 
 const DEFAULT_CONCURRENCY = 4;
+
+/** What --dry-run says follows a walk's first request, from page `next` on: to the last page, or until `limit` records. */
+export function pagesFollow(next: number, limit?: number): string {
+  const until = limit === undefined ? "as many pages as its answer's total_pages says" : `until ${limit} records (--limit) or its answer's total_pages`;
+  return `then the same request with page_number=${next}, ${next + 1}, …, ${until}`;
+}
 
 /** Pages in a row that bring no record a walk had not seen, after which it stops. */
 const PAGES_WITH_NOTHING_NEW = 10;
@@ -113,7 +119,8 @@ export async function* walkResults(
   const firstPage = query.page_number ?? 0;
   const fetchPage = (pageNumber: number) => client.fetchResultsPage({ ...query, page_number: pageNumber });
 
-  const first = await fetchPage(firstPage);
+  const more = options.all || (options.limit !== undefined && options.limit > (query.page_size ?? 0));
+  const first = await (more ? thenSays(fetchPage(firstPage), pagesFollow(firstPage + 1, options.all ? undefined : options.limit)) : fetchPage(firstPage));
   const expectedTotal = first.total_records;
   // The size the server says it used, which tiles the pages, rather than the size asked.
   const pageSize = first.page_size;

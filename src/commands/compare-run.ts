@@ -3,7 +3,7 @@ import type { ServiceClient } from '../api/client.js';
 import { blendedRate, ratesAtVolume } from '../api/tiers.js';
 import { UNIT_OF_FEE_TYPE, unitOfFeeTypes, type VenueUnit } from '../api/venue-units.js';
 import type { Context } from './context.js';
-import { MktError, NotFoundError, NotLicensedError, UsageError } from '../core/errors.js';
+import { MktError, NotFoundError, NotLicensedError, RequestNotSent, thenSays, UsageError } from '../core/errors.js';
 import { groupDigits } from '../core/digits.js';
 import { type Column, inOneBatch, type JsonObject, type TableColumn } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
@@ -56,7 +56,8 @@ const MAX_UNNAMED_EXCHANGES = 50;
 
 /** Every exchange `mkt exchanges` knows, when they are few enough or --all-exchanges says so. */
 async function everyKnownExchange(context: Context, all: boolean): Promise<string[]> {
-  const known = (await exchangeList(context, false)).list.exchanges.map((exchange) => exchange.id);
+  const listed = await thenSays(exchangeList(context, false), 'then GET /api/v1/exchanges/{exchange}/fees for each exchange its answer lists');
+  const known = listed.list.exchanges.map((exchange) => exchange.id);
   if (known.length > MAX_UNNAMED_EXCHANGES && !all) {
     const count = groupDigits(known.length);
     throw new UsageError(`comparing every exchange \`mkt exchanges\` knows would ask for ${count} fee schedules, a request each`, {
@@ -97,10 +98,10 @@ interface VenueMeasure {
  * venue), one request each. The service tells no currency. A venue whose fee types neither
  * gives, or the key may not read, is of unknown unit.
  */
-async function venueMeasures(context: Context, client: ServiceClient, exchanges: readonly string[]): Promise<(exchange: string) => Promise<VenueMeasure>> {
+async function venueMeasures(context: Context, client: ServiceClient, exchanges: readonly string[], notSent: NotSent): Promise<(exchange: string) => Promise<VenueMeasure>> {
   const { mirroredVenueFacts } = await import('./venue-facts.js');
   const mirrored = await mirroredVenueFacts(context);
-  const fromService = exchanges.every((exchange) => mirrored?.has(exchange)) ? undefined : await serviceUnits(client);
+  const fromService = exchanges.every((exchange) => mirrored?.has(exchange)) ? undefined : await serviceUnits(client, notSent);
   return async (exchange) => {
     const facts = mirrored?.get(exchange);
     if (facts) return { unit: unitOfFeeTypes(facts.feeTypes), currency: facts.currencies.length === 1 ? (facts.currencies[0] as string) : null };
@@ -108,9 +109,26 @@ async function venueMeasures(context: Context, client: ServiceClient, exchanges:
   };
 }
 
-/** Each venue's unit from the service: its exchange list, else each venue's available filters. */
-async function serviceUnits(client: ServiceClient): Promise<(exchange: string) => Promise<VenueUnit | null>> {
-  const listed = feeTypesByExchange(await answerOrUndefined(client.fetchExchangeList()));
+/**
+ * Under --dry-run, the first request that was not sent. The venues' requests do not depend on one
+ * another's answers, so each is printed before that ends the command.
+ */
+interface NotSent {
+  first?: RequestNotSent;
+}
+
+/** Each venue's unit from the service: its exchange list, else each venue's available filters; unknown under --dry-run. */
+async function serviceUnits(client: ServiceClient, notSent: NotSent): Promise<(exchange: string) => Promise<VenueUnit | null>> {
+  let list: unknown;
+  try {
+    list = await answerOrUndefined(client.fetchExchangeList());
+  } catch (error) {
+    if (!(error instanceof RequestNotSent)) throw error;
+    error.then.push("# the venues' units come from the exchange list's answer (with --fee-type, only the venues of that unit are asked for their fees); a service without the list is asked each venue's filters");
+    notSent.first = error;
+    return async () => null;
+  }
+  const listed = feeTypesByExchange(list);
   if (listed !== undefined) return async (exchange) => unitOfFeeTypes(listed.get(exchange) ?? []);
   let answered = true;
   return async (exchange) => {
@@ -191,8 +209,10 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
   const known = await checkKeptExchanges(context, request.exchanges);
   const exchanges = request.exchanges.length > 0 ? [...new Set(request.exchanges)] : await everyKnownExchange(context, request.allExchanges);
   const client = await context.client();
-  const measureOf = await venueMeasures(context, client, exchanges);
-  const wanted = request.feeType === undefined ? undefined : UNIT_OF_FEE_TYPE.get(request.feeType.toLowerCase());
+  const notSent: NotSent = {};
+  const measureOf = await venueMeasures(context, client, exchanges, notSent);
+  // A dry run prints every venue's request: the units that would leave some out are not known.
+  const wanted = request.feeType === undefined || notSent.first ? undefined : UNIT_OF_FEE_TYPE.get(request.feeType.toLowerCase());
 
   // A venue's error in its row is short (the row names the venue); its warning has the whole message.
   const failures = new Map<string, MktError>();
@@ -218,7 +238,9 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
     } catch (error) {
       if (error instanceof NotLicensedError) return failed(error, 'not licensed (403)');
       if (error instanceof NotFoundError) return failed(known.explain(exchange, error), 'unknown exchange (404)');
-      throw error;
+      if (!(error instanceof RequestNotSent)) throw error;
+      notSent.first ??= error;
+      return undefined;
     }
     const schedule = typeof body === 'object' && body !== null ? (body as JsonObject) : {};
     const rates = ratesAtVolume(schedule.fee_schedule, request.volume);
@@ -227,6 +249,7 @@ export async function runCompare(context: Context, request: CompareRequest): Pro
     const rated = { tier: rates.tier, maker: rates.maker, taker: rates.taker, blended: blendedRate(rates, request.makeShare) };
     return { ...row, ...rated, effective_date: effectiveDate, error: null };
   }).finally(() => progress?.clear());
+  if (notSent.first) throw notSent.first;
 
   // In the order the venues were named, whichever answered first.
   const inOrder = exchanges.flatMap((exchange) => {

@@ -5,7 +5,7 @@ import type { ResolvedSettings } from '../config/resolve.js';
 import type { ServiceClient } from '../api/client.js';
 import type { ServiceShape } from '../api/record-id.js';
 import { colorEnabled } from '../io/color.js';
-import { Logger } from '../io/log.js';
+import { Logger, MIN_CONCEALED_KEY } from '../io/log.js';
 import type { Progress } from '../io/progress.js';
 import { SHOWN_WAIT_MS, type WaitObserver } from '../core/waits.js';
 import { AuthError, type ExitCode, MktError, UsageError } from '../core/errors.js';
@@ -36,7 +36,12 @@ export interface GlobalOptions {
   color: boolean;
   /** How a failure is written on stderr (--error-format, else MKT_ERROR_FORMAT). */
   errorFormat?: ErrorFormat;
+  /** Print the requests as `curl` lines instead of sending them (src/http/dry-run.ts). */
+  dryRun?: boolean;
 }
+
+/** Where --dry-run's lines send a --sandbox request: the sandbox `mkt sandbox --port 8080` serves, as none is started. */
+const DRY_RUN_SANDBOX_URL = 'http://127.0.0.1:8080';
 
 /** Hands an action the invocation's Context, built once from the global options. */
 export type ContextFor = (command: Command) => Context;
@@ -138,6 +143,7 @@ export class Context {
     // The in-process sandbox is on this machine: never through a proxy.
     const proxyEnv = settings.baseUrlSource === 'sandbox' ? undefined : this.deps.env;
     const baseUrl = checkBaseUrl(settings.baseUrl, settings.profile, { insecure: this.globals.insecure, proxyEnv });
+    if (this.globals.dryRun) return this.createDryRunClient(settings, baseUrl);
     const { apiKey } = settings;
     if (!apiKey) {
       throw new AuthError(`no API key for profile "${settings.profile}"`, {
@@ -173,6 +179,29 @@ export class Context {
     });
   }
 
+  /** The client of --dry-run: its requests are printed on stdout, after a comment on whose key and server they need. */
+  private async createDryRunClient(settings: ResolvedSettings, baseUrl: URL): Promise<ServiceClient> {
+    const [{ createDryRunTransport, KEY_STAND_IN }, { createServiceClient }, { VERSION }] = await Promise.all([
+      import('../http/dry-run.js'),
+      import('../api/client.js'),
+      import('../core/version.js'),
+    ]);
+    const write = (line: string) => this.deps.stdout.write(line);
+    if (settings.baseUrlSource === 'sandbox') {
+      write(`# --sandbox: the in-process sandbox would answer these; to send them, serve one with \`mkt sandbox --port 8080${this.globals.sandboxShape === '2026' ? ' --shape 2026' : ''}\` and set MKT_API_KEY to the demo key it prints\n`);
+    } else if (!settings.apiKey) {
+      write(`# no API key for profile "${settings.profile}": set MKT_API_KEY before running these\n`);
+    }
+    const transport = createDryRunTransport({
+      baseUrl,
+      userAgent: `mkt/${VERSION}`,
+      // As the logger conceals it: a shorter key cannot be told from mkt's own words.
+      ...(settings.apiKey !== undefined && settings.apiKey.length >= MIN_CONCEALED_KEY ? { apiKey: settings.apiKey } : {}),
+      write,
+    });
+    return createServiceClient(transport, { apiKey: KEY_STAND_IN, keySource: settings.keySource, placements: settings.keyPlacements });
+  }
+
   /** Runs fn when the invocation ends, last registered first. */
   defer(fn: Disposer): void {
     this.disposers.push(fn);
@@ -202,12 +231,16 @@ export class Context {
       readStoredKey: false,
       onUnreadableSettings: (error) => this.log.warn(`${error.message}; --sandbox goes on without it`),
     });
-    const { startSandbox } = await import('../sandbox/server.js');
-    const [sandbox, { DEFAULT_KEY_PLACEMENTS, RESULTS_KEY_HEADER }] = await Promise.all([startSandbox({ port: 0, shape: this.globals.sandboxShape }), import('../api/key-placement.js')]);
-    this.defer(() => sandbox.close());
+    const { DEFAULT_KEY_PLACEMENTS, RESULTS_KEY_HEADER } = await import('../api/key-placement.js');
     // The sandbox takes the key as its shape's document does, whatever the profile's service wants:
     // the 2026 edition's one header everywhere.
     const keyPlacements = this.globals.sandboxShape === '2026' ? { exchanges: `header:${RESULTS_KEY_HEADER}` as const, results: `header:${RESULTS_KEY_HEADER}` as const } : DEFAULT_KEY_PLACEMENTS;
-    return { ...settings, baseUrl: sandbox.url, baseUrlSource: 'sandbox', apiKey: sandbox.keys.api_key, keySource: 'sandbox', keyPlacements };
+    const sandboxSettings = { ...settings, baseUrlSource: 'sandbox', keySource: 'sandbox', keyPlacements } as const;
+    // A dry run sends nothing: no sandbox to start.
+    if (this.globals.dryRun) return { ...sandboxSettings, baseUrl: DRY_RUN_SANDBOX_URL, apiKey: undefined };
+    const { startSandbox } = await import('../sandbox/server.js');
+    const sandbox = await startSandbox({ port: 0, shape: this.globals.sandboxShape });
+    this.defer(() => sandbox.close());
+    return { ...sandboxSettings, baseUrl: sandbox.url, apiKey: sandbox.keys.api_key };
   }
 }

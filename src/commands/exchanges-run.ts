@@ -1,6 +1,6 @@
 import { exchangesOf, exchangesOfList, type KnownExchange } from '../api/available-filters.js';
 import type { Context } from './context.js';
-import { MalformedResponseError, MktError } from '../core/errors.js';
+import { MalformedResponseError, MktError, thenSays } from '../core/errors.js';
 import type { Column, TableColumn } from '../output/exporter.js';
 import { inOneBatch } from '../output/exporter.js';
 import { writeDataset } from '../output/write.js';
@@ -32,7 +32,8 @@ function columnsOf(exchanges: readonly KnownExchange[]): Column[] {
  */
 async function fetchExchangeList(context: Context): Promise<ExchangeList> {
   const client = await context.client();
-  let found = exchangesOfList(await unlessMalformed(client.fetchExchangeList()));
+  const list = thenSays(client.fetchExchangeList(), 'a service without this list (401, 403, 404 or 405) is asked GET /api/v1/fee-schedule-results/filters instead');
+  let found = exchangesOfList(await unlessMalformed(list));
   if (found === undefined) {
     const body = await unlessMalformed(client.fetchAvailableFilters());
     found = exchangesOf(body);

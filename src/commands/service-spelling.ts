@@ -2,7 +2,7 @@ import { allowedFilterValues, type FilterValues, filterValuesOf } from '../api/a
 import { ENUM_FILTER_NAMES, flagOf, type ResultsQuery } from '../api/filters.js';
 import { readFilterValues, writeFilterValues } from '../config/exchange-cache.js';
 import { cacheDirectory } from '../config/paths.js';
-import { AuthError, InterruptedError, MktError } from '../core/errors.js';
+import { AuthError, InterruptedError, MktError, thenSays } from '../core/errors.js';
 import type { Context } from './context.js';
 import { matchAllowed } from './flag-values.js';
 
@@ -35,7 +35,7 @@ async function learnedValues(context: Context, offline: boolean): Promise<Filter
   const client = await context.client();
   let body: unknown;
   try {
-    body = await client.fetchAvailableFilters();
+    body = await thenSays(client.fetchAvailableFilters(), 'then the request itself, its filter values spelt as this answer lists them');
   } catch (error) {
     // The table serves when the service cannot say now, and nothing is kept; a rejected key or
     // an interruption ends the command here as it would at the next request.

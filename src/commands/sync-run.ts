@@ -2,7 +2,7 @@ import type { ResultsQuery } from '../api/filters.js';
 import type { FeeScheduleResultsPage } from '../api/types.js';
 import { cacheDirectory } from '../config/paths.js';
 import type { Context } from './context.js';
-import { EXIT_CODES, InterruptedError, UsageError } from '../core/errors.js';
+import { EXIT_CODES, InterruptedError, thenSays, UsageError } from '../core/errors.js';
 import { serverText } from '../http/server-text.js';
 import { mirrorOf, serviceOf } from './mirror-location.js';
 import { filtersText, mirrorFiltersOf, newestPageQuery } from '../mirror/mirror-filters.js';
@@ -34,9 +34,13 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
   // Nothing new, told from one request and the state the last sync left, without loading DuckDB.
   const state = request.fullRefresh ? undefined : readSyncState(cacheDir, path);
   let newestPage: FeeScheduleResultsPage | undefined;
-  if (state && state.service === service && state.filters === filtersText(filters)) {
-    newestPage = await (await context.client()).fetchResultsPage(newestPageQuery(filters));
-    if (holdsNothingNew(state, newestPage)) {
+  // A dry run's first request is this one too, printed before the mirror is opened, which it leaves as it is.
+  if (globals.dryRun || (state && state.service === service && state.filters === filtersText(filters))) {
+    newestPage = await thenSays(
+      (await context.client()).fetchResultsPage(newestPageQuery(filters)),
+      "then, as its answer and the mirror say, the pages the mirror lacks: the same request with page_number=1, 2, …, or every page of the filters' results",
+    );
+    if (state && holdsNothingNew(state, newestPage)) {
       report(context, request, settings.apiKey, {
         mirror: path,
         new_records: 0,

@@ -30,7 +30,6 @@ export const ERROR_CODES = {
   server: EXIT_CODES.failure,
   malformed_answer: EXIT_CODES.failure,
   interrupted: EXIT_CODES.interrupted,
-  failed: EXIT_CODES.failure,
   unexpected: EXIT_CODES.failure,
 } as const satisfies Record<string, ExitCode>;
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -84,8 +83,8 @@ function classify(error: unknown): { code: ErrorCode; retryable: boolean } {
   if (cause instanceof TimeoutError) return { code: 'network', retryable: true };
   // A base URL that answers, but not as the service, answers what mkt cannot read.
   if (cause instanceof MalformedResponseError || cause instanceof NotTheServiceError) return { code: 'malformed_answer', retryable: false };
-  // What mkt reports on purpose and none of the above names: a file it cannot write, a broken config file.
-  if (cause instanceof MktError) return { code: 'failed', retryable: false };
+  // The contract's codes end here: a file mkt cannot write or a broken config file is reported
+  // on purpose, with its message and hint, but is as unexpected to an agent as a bug.
   return { code: 'unexpected', retryable: false };
 }
 

@@ -122,3 +122,26 @@ export class RetriesExhaustedError extends MktError {
     });
   }
 }
+
+/**
+ * A request that --dry-run printed instead of sending: it ends the command, which exits 0. Not
+ * a MktError, so that no fallback for a failed request goes on past it as if the service had
+ * answered. `then` holds shell comments on what the answer would lead to.
+ */
+export class RequestNotSent extends Error {
+  readonly then: string[] = [];
+
+  constructor() {
+    super('the request was not sent (--dry-run)');
+  }
+}
+
+/** The answer, or, when the request was not sent (--dry-run), `comment` on what would follow it. */
+export async function thenSays<T>(answer: Promise<T>, comment: string): Promise<T> {
+  try {
+    return await answer;
+  } catch (error) {
+    if (error instanceof RequestNotSent) error.then.push(`# ${comment}`);
+    throw error;
+  }
+}

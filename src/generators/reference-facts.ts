@@ -68,8 +68,10 @@ const ERROR_MEANINGS: Readonly<Record<ErrorCode, { when: string; retryable: stri
   server: { when: 'The service answered a status mkt cannot use: a 5xx after every retry, or a 4xx not named above.', retryable: 'yes for a 5xx, no for a 4xx' },
   malformed_answer: { when: 'The answer is not what the service sends: a body cut short or not the JSON expected, or a base URL that is not the service.', retryable: 'no' },
   interrupted: { when: 'Ctrl-C or SIGTERM.', retryable: 'yes' },
-  failed: { when: 'Anything else mkt reports on purpose: a file it cannot write, a broken config file, a mirror in use.', retryable: 'no' },
-  unexpected: { when: 'A failure mkt did not expect (a bug): run again with --verbose for the stack trace.', retryable: 'no' },
+  unexpected: {
+    when: 'Anything else: a file mkt cannot write, a broken config file, a mirror in use (the message says which), or a bug (run again with --verbose for the stack trace).',
+    retryable: 'no',
+  },
 };
 
 /** The rows of the error-code table: code, exit code, when, retryable. */

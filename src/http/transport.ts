@@ -82,6 +82,10 @@ const MAX_SOCKETS = 8;
 /** The largest body read: a page is a few hundred KiB, and a server that sends without end must not fill memory. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 
+/** The headers of every request, before the key's: `headers` are the endpoint's own. */
+export const requestHeaders = (userAgent: string, headers: Readonly<Record<string, string>>): Record<string, string> =>
+  ({ 'user-agent': userAgent, accept: 'application/json', ...headers });
+
 const headerValue = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value);
 
 export async function createTransport(options: TransportOptions): Promise<Transport> {
@@ -221,7 +225,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     origin: baseUrl.origin,
     async getJson(path, query, credential, headers = {}) {
       const url = serviceUrl(baseUrl, path, query);
-      const allHeaders = { 'user-agent': options.userAgent, accept: 'application/json', ...headers };
+      const allHeaders = requestHeaders(options.userAgent, headers);
       for (let attempt = 1; ; attempt++) {
         let body: unknown;
         try {

@@ -7,7 +7,7 @@ import { paint } from './color.js';
  * The shortest key the logger conceals in its lines. A shorter one cannot be told from mkt's own
  * words (`k` is in `mkt`); serverText still takes it out of what the server says.
  */
-const MIN_CONCEALED_KEY = 8;
+export const MIN_CONCEALED_KEY = 8;
 
 /** The most lines a Logger holds back; a run that says more keeps its first lines and counts the rest. */
 const MAX_HELD_LINES = 1000;

@@ -36,7 +36,7 @@ describe('describeFailure', () => {
     ['a body that is not the JSON expected', new MalformedResponseError('the answer is not JSON'), { code: 'malformed_answer', exit_code: 1, retryable: false }],
     ['a base URL that is not the service', new NotTheServiceError('not the service', { httpStatus: 404 }), { code: 'malformed_answer', exit_code: 1, retryable: false, http_status: 404 }],
     ['Ctrl-C', new InterruptedError('SIGINT'), { code: 'interrupted', exit_code: 130, retryable: true, message: 'interrupted by SIGINT' }],
-    ['a file mkt cannot write', new MktError('cannot write out.csv: permission denied (EACCES)'), { code: 'failed', exit_code: 1, retryable: false }],
+    ['a file mkt cannot write', new MktError('cannot write out.csv: permission denied (EACCES)'), { code: 'unexpected', exit_code: 1, retryable: false, hint: undefined }],
     ['a bug', new TypeError('x is undefined'), { code: 'unexpected', exit_code: 1, retryable: false, message: 'x is undefined', hint: undefined }],
   ])('%s', (_what, error, expected) => {
     const failure = describeFailure(error);
@@ -47,7 +47,7 @@ describe('describeFailure', () => {
 
   it('covers every code in the table above', () => {
     expect(Object.keys(ERROR_CODES).sort()).toEqual(
-      ['auth', 'failed', 'forbidden', 'interrupted', 'malformed_answer', 'network', 'not_found', 'rate_limited', 'server', 'unexpected', 'usage'],
+      ['auth', 'forbidden', 'interrupted', 'malformed_answer', 'network', 'not_found', 'rate_limited', 'server', 'unexpected', 'usage'],
     );
   });
 
