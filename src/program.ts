@@ -13,6 +13,7 @@ import { registerDiffCommand } from './commands/diff.js';
 import { registerVersionCommand } from './commands/version.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerSqlCommand } from './commands/sql.js';
+import { registerTapCommand } from './commands/tap.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -79,7 +80,14 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
   results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
+  tap: [...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
 };
+
+/**
+ * Commands that refuse, rather than ignore, a global option they do not read: `mkt tap` is run
+ * by Singer runners, and takes the service and profile from its config file.
+ */
+const REFUSING_UNREAD_OPTIONS: ReadonlySet<string> = new Set(['tap']);
 
 function commandPath(command: Command): string {
   const names: string[] = [];
@@ -124,6 +132,17 @@ function refuseUnreadSandbox(command: Command): void {
   throw new UsageError(`--sandbox does not apply to mkt ${commandPath(command)}`, {
     hint: 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.',
   });
+}
+
+function refuseUnreadOptions(command: Command, program: Command): void {
+  if (!REFUSING_UNREAD_OPTIONS.has(commandPath(command))) return;
+  const read = globalOptionsRead(command);
+  const stray = program.options.find((option) => !read.includes(option.attributeName() as GlobalOptionName) && command.getOptionValueSourceWithGlobals(option.attributeName()) === 'cli');
+  if (stray) {
+    throw new UsageError(`mkt ${commandPath(command)} takes no ${stray.long}`, {
+      hint: `Its settings come from the config file (docs/pipelines.md); run \`mkt ${commandPath(command)} --help\` for its options.`,
+    });
+  }
 }
 
 /** `--sandbox-shape` shapes the sandbox that `--sandbox` starts: alone, it would be silently ignored. */
@@ -213,6 +232,7 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
     .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()
     .hook('preAction', (_program, action) => {
+      refuseUnreadOptions(action, program);
       refuseUnreadSandbox(action);
       refuseShapeWithoutSandbox(action);
     });
@@ -230,6 +250,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
   registerSqlCommand(program, contextFor);
+  program.commandsGroup('Pipeline commands:');
+  registerTapCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

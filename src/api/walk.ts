@@ -88,7 +88,8 @@ export function checkSameShape(host: string, walkShape: ServiceShape | undefined
   return shape;
 }
 
-class DriftError extends MktError {
+/** The results changed during a walk, which `results --allow-drift` accepts and `mkt tap` reports in its own words. */
+export class DriftError extends MktError {
   constructor(message: string) {
     super(message, { hint: 'The data changed while it was read: run the command again, or add --allow-drift to accept it.' });
   }
