@@ -247,11 +247,10 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerDiffCommand(program, contextFor);
   registerVersionCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
+  registerTapCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
   registerSqlCommand(program, contextFor);
-  program.commandsGroup('Pipeline commands:');
-  registerTapCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

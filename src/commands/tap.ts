@@ -16,11 +16,10 @@ interface TapFlags {
 export function registerTapCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('tap')
-    .summary('A Singer tap: the results as SCHEMA, RECORD and STATE messages')
+    .summary('The results as a Singer tap (for Meltano)')
     .description(
-      'Write the fee schedule results as Singer messages on stdout, for Meltano or any Singer target: '
-        + 'SCHEMA, then each record after the bookmark of --state, oldest first, with a STATE every 100 pages and at the end. '
-        + 'The config file holds base_url, profile and results filters; the key comes from the profile or MKT_API_KEY (docs/pipelines.md).',
+      'Write the fee schedule results as Singer messages on stdout: SCHEMA, each record after the --state bookmark, '
+        + 'oldest first, and STATE. The config holds base_url, profile and results filters, never the key (docs/pipelines.md).',
     )
     .option('--config <file>', 'the JSON config: base_url, profile and results filters such as exchange_name, fee_type')
     .option('--state <file>', 'the value of the last STATE message of a run: send only what came after it')
