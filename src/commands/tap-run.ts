@@ -54,6 +54,8 @@ export function readTapConfig(file: string | undefined): TapConfig {
   const flags: FilterFlags & Record<string, unknown> = {};
   const config: TapConfig = { filters: {} };
   for (const [name, value] of Object.entries(json)) {
+    // A runner may write a setting it has no value for as null.
+    if (value === null) continue;
     if (!(SETTINGS as readonly string[]).includes(name)) {
       if (SECRET_SETTING.test(name)) {
         throw new UsageError(`${where} holds "${name}": mkt tap never reads a key from its config`, {

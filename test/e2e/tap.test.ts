@@ -178,7 +178,13 @@ describe('mkt tap against a service of the 2026 shape', () => {
     const second = await tap(sandbox2026.current, ['--config', config, '--state', jsonFile('state.json', lastState(run1.states))]);
     expect(second.code).toBe(0);
     const added = (await serviceRecords(sandbox2026.current)).slice(120).map(idOf);
-    expect(readSingerMessages(second.stdout).records.map((message) => message.record.record_id)).toEqual(added);
+    const run2 = readSingerMessages(second.stdout);
+    expect(run2.records.map((message) => message.record.record_id)).toEqual(added);
+
+    // Nothing new, told from the newest page, which holds ids the bookmark names; a setting of null is none.
+    const third = await tap(sandbox2026.current, ['--config', jsonFile('config.json', { fee_type: null }), '--state', jsonFile('state.json', lastState(run2.states))]);
+    expect(third.stderr).toBe('sent 0 records of fee_schedule_results in 1 request\n');
+    expect(readSingerMessages(third.stdout).types).toEqual(['SCHEMA', 'STATE']);
 
     // A created_on bookmark is nothing a 2026 record compares with: exit 2 before the pages are read.
     const interfaceState = jsonFile('state.json', { bookmarks: { fee_schedule_results: { created_on: '2025-01-01T00:00:00.000000+00:00', ids_at_cursor: [] } } });
