@@ -2,7 +2,6 @@ import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
 import { RECORD_ID_FIELDS, type ServiceShape, shapeOfRecord } from '../api/record-id.js';
 import { malformedAnswer } from '../api/results-page.js';
-import type { FeeScheduleResultsPage } from '../api/types.js';
 import { checkSameShape, DriftError, RepeatGuard, type ResultsSource, walkResults, type WalkProgress } from '../api/walk.js';
 import { MktError } from '../core/errors.js';
 import { newestPageQuery, SYNC_PAGE_SIZE } from '../mirror/mirror-filters.js';
@@ -163,20 +162,16 @@ async function readBackToBookmark(source: ResultsSource, request: TapRequest): P
   const known = new Set(request.bookmark.ids_at_cursor);
   const seen = new IdSet();
   const records: Timed[] = [];
-  let first: FeeScheduleResultsPage | undefined;
+  const fetchPage = (pageNumber: number) => source.fetchResultsPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
+  const first = await fetchPage(0);
+  // A bookmark this service cannot go on from is said before the pages are read to its end.
+  checkBookmarkFits(request.bookmark, first.data[0] === undefined ? first.shape : shapeOfRecord(first.data[0]), request.stateFile);
+  const guard = new RepeatGuard(first.total_pages - 1);
   let shape: ServiceShape | undefined;
-  let guard: RepeatGuard | undefined;
+  let fields: ReturnType<typeof selectedFields> = [];
   let lastMicros: bigint | undefined;
-  let pageNumber = 0;
-  for (; ; pageNumber++) {
-    const page = await source.fetchResultsPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
+  for (let pageNumber = 0, page = first; ; page = await fetchPage(++pageNumber)) {
     const extractedAt = request.now();
-    if (first === undefined) {
-      // A bookmark this service cannot go on from is said before the pages are read to its end.
-      checkBookmarkFits(request.bookmark, page.data[0] === undefined ? page.shape : shapeOfRecord(page.data[0]), request.stateFile);
-      first = page;
-    }
-    guard ??= new RepeatGuard(page.total_pages - 1);
     if (page.total_records < first.total_records) {
       throw new MktError(`the results changed during the run: total_records fell from ${first.total_records} to ${page.total_records} (page ${pageNumber})`, {
         hint: 'Run it again: nothing was sent, and the state is where it was.',
@@ -185,8 +180,10 @@ async function readBackToBookmark(source: ResultsSource, request: TapRequest): P
     let reached = false;
     let fresh = 0;
     for (const record of page.data) {
-      shape = checkSameShape(source.host, shape, record, pageNumber);
-      const converted = toSingerRecord(record, shape, selectedFields(shape, request.selection), source.host);
+      const recordShape = checkSameShape(source.host, shape, record, pageNumber);
+      if (recordShape !== shape) fields = selectedFields(recordShape, request.selection);
+      shape = recordShape;
+      const converted = toSingerRecord(record, shape, fields, source.host);
       if (!seen.add(converted.id)) continue;
       fresh++;
       const micros = converted.createdOn?.micros;
@@ -199,7 +196,6 @@ async function readBackToBookmark(source: ResultsSource, request: TapRequest): P
       else if (micros === undefined || cursor.createdOnMicros === undefined || micros < cursor.createdOnMicros) reached = true;
     }
     guard.afterPage(pageNumber, page.data.length, fresh);
-    if (reached || pageNumber >= page.total_pages - 1) break;
+    if (reached || pageNumber >= page.total_pages - 1) return { shape: shape ?? first.shape, records, requests: pageNumber + 1 };
   }
-  return { shape: shape ?? (first as FeeScheduleResultsPage).shape, records, requests: pageNumber + 1 };
 }
