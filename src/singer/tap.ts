@@ -1,3 +1,4 @@
+import type { FieldSpec } from '../api/fields.js';
 import type { ResultsQuery } from '../api/filters.js';
 import { IdSet } from '../api/id-set.js';
 import { RECORD_ID_FIELDS, type ServiceShape, shapeOfRecord } from '../api/record-id.js';
@@ -65,7 +66,7 @@ interface Timed extends SingerRecord {
 class Messages {
   sent = 0;
   private shape: ServiceShape | undefined;
-  private fields: ReturnType<typeof selectedFields> = [];
+  private fields: readonly FieldSpec[] = [];
   private readonly cursor: Cursor;
 
   constructor(
@@ -77,7 +78,7 @@ class Messages {
   }
 
   /** The fields a record of the run's shape carries: the SCHEMA's. */
-  fieldsOf(shape: ServiceShape): ReturnType<typeof selectedFields> {
+  fieldsOf(shape: ServiceShape): readonly FieldSpec[] {
     return shape === this.shape ? this.fields : selectedFields(shape, this.request.selection);
   }
 
@@ -168,7 +169,7 @@ async function readBackToBookmark(source: ResultsSource, request: TapRequest): P
   checkBookmarkFits(request.bookmark, first.data[0] === undefined ? first.shape : shapeOfRecord(first.data[0]), request.stateFile);
   const guard = new RepeatGuard(first.total_pages - 1);
   let shape: ServiceShape | undefined;
-  let fields: ReturnType<typeof selectedFields> = [];
+  let fields: readonly FieldSpec[] = [];
   let lastMicros: bigint | undefined;
   for (let pageNumber = 0, page = first; ; page = await fetchPage(++pageNumber)) {
     const extractedAt = request.now();
