@@ -2,7 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { expect } from 'vitest';
 
-// ajv-formats is CommonJS: its function is the default export's own default under Node's ESM interop.
+// ajv-formats is CommonJS: TypeScript types its default import as the module object, whose `default` is the function; at run time it may be either.
 const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
 
 export interface SingerRecordMessage {
