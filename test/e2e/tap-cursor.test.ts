@@ -1,9 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELDS } from '../../src/api/fields.js';
 import { emptyResultsPage, sendJson, startRecordingServer } from '../helpers/recording-server.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { run } from '../../src/main.js';
+import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
 import { readSingerMessages, type SingerStateValue } from '../helpers/singer-messages.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -143,5 +145,14 @@ describe('the bookmark of mkt tap', () => {
       stdout: '',
       stderr: 'mkt: the results changed during the run: total_records fell from 6 to 5 (page 1)\nRun it again: nothing was sent, and the state is where it was.\n',
     });
+  });
+
+  it('says so with exit 1 when the target stops reading: its last STATE taken is where the next run starts', async () => {
+    const { url } = await startService({ rows: Array.from({ length: 6 }, (_, n) => row(n, at(n))) });
+    const deps = memoryDeps({ env: { MKT_API_KEY: 'k-tap-0123456789abcdef' } });
+    const gone = new Writable({ write: (_chunk, _encoding, done) => done(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+    const code = await run(['tap', '--config', jsonFile('config.json', { base_url: url })], { ...deps, stdout: gone });
+    expect(code).toBe(1);
+    expect(deps.stderr.text()).toBe('mkt: the target stopped reading the messages (a broken pipe)\nSee why the Singer target ended: the last STATE it took is where the next run starts.\n');
   });
 });
