@@ -147,6 +147,17 @@ describe('the bookmark of mkt tap', () => {
     });
   });
 
+  it('stops when the count changes under a run without --state, keeping the STATEs written, in its own words', async () => {
+    const rows = Array.from({ length: 6 }, (_, n) => row(n, at(n)));
+    const { url } = await startService({ rows, page: (body, pageNumber) => (pageNumber === 2 ? { ...body, total_records: 7, total_pages: 4 } : body) });
+    const run = await tap(url);
+    expect(run).toMatchObject({
+      code: 1,
+      stderr: 'mkt: total_records changed from 6 to 7 during the walk (page 2)\nThe results changed during the run: run it again with the last STATE written, which loses nothing.\n',
+    });
+    expect(readSingerMessages(run.stdout).types).toEqual(['SCHEMA', 'RECORD', 'RECORD', 'RECORD', 'RECORD']);
+  });
+
   it('says so with exit 1 when the target stops reading: its last STATE taken is where the next run starts', async () => {
     const { url } = await startService({ rows: Array.from({ length: 6 }, (_, n) => row(n, at(n))) });
     const deps = memoryDeps({ env: { MKT_API_KEY: 'k-tap-0123456789abcdef' } });
