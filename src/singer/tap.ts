@@ -33,6 +33,12 @@ export interface TapSummary {
 
 /** A STATE at least this often, in pages read or their worth of records sent: a run stopped after it loses nothing. */
 const STATE_EVERY_PAGES = 100;
+/**
+ * Pages of records after a created_on bookmark that a run holds, reading back to it newest
+ * first, before it looks for the bookmark's page oldest first instead and walks on from there:
+ * a run that finds a few pages costs no more requests, a large backlog no more memory.
+ */
+const PAGES_HELD = 10;
 
 /**
  * A Singer run (docs/pipelines.md): SCHEMA, then a RECORD for each record after the bookmark,
@@ -40,14 +46,22 @@ const STATE_EVERY_PAGES = 100;
  * pages and at the end. Without a bookmark every page is walked oldest first, each page sent as it
  * comes. With one, the newest are read first, as a sync does, back to the bookmark, and then sent
  * oldest first: records added meanwhile come newest and only push the ones read onto later pages.
+ * A created_on bookmark more than PAGES_HELD pages back is found oldest first instead (seekPage),
+ * and the walk goes on from its page.
  */
 export async function runTap(source: ResultsSource, request: TapRequest, sink: MessageSink): Promise<TapSummary> {
   const messages = new Messages(sink, request, source.host);
   if (!hasBookmark(request.bookmark)) {
-    const requests = await sendEverything(source, request, messages);
+    const requests = await walkFrom(source, request, messages, 0);
     return { records: messages.sent, requests };
   }
-  const { shape, records, requests } = await readBackToBookmark(source, request);
+  const read = await readBackToBookmark(source, request);
+  if ('behind' in read) {
+    const seek = await seekPage(source, request, read.behind);
+    const requests = read.requests + seek.requests + (await walkFrom(source, request, messages, seek.page));
+    return { records: messages.sent, requests };
+  }
+  const { shape, records, requests } = read;
   await messages.schema(shape);
   for (let index = records.length - 1; index >= 0; index--) {
     await messages.record(records[index] as Timed);
@@ -67,6 +81,10 @@ class Messages {
   sent = 0;
   private shape: ServiceShape | undefined;
   private fields: readonly FieldSpec[] = [];
+  /** Where the run started, which a walk of pages sends the records after. */
+  private readonly start: Cursor;
+  private readonly idsAtStart: ReadonlySet<string>;
+  /** Where the run is: the bookmark of its next STATE. */
   private readonly cursor: Cursor;
 
   constructor(
@@ -74,7 +92,14 @@ class Messages {
     private readonly request: TapRequest,
     private readonly host: string,
   ) {
+    this.start = new Cursor(request.bookmark);
+    this.idsAtStart = new Set(request.bookmark.ids_at_cursor);
     this.cursor = new Cursor(request.bookmark);
+  }
+
+  /** Whether a record comes after the bookmark the run started from. */
+  isAfterStart(record: SingerRecord): boolean {
+    return this.start.isAfter(record.id, record.createdOn?.micros, this.idsAtStart);
   }
 
   /** The fields a record of the run's shape carries: the SCHEMA's. */
@@ -117,9 +142,15 @@ class Messages {
   }
 }
 
-/** Every page, oldest first, through the walk of `results --all`: records are sent as their page arrives. */
-async function sendEverything(source: ResultsSource, request: TapRequest, messages: Messages): Promise<number> {
-  const query: ResultsQuery = { ...request.filters, order_by: 'created_on', order_dir: 'asc', page_size: SYNC_PAGE_SIZE };
+/** The query of a walk oldest first, as a full walk of a sync reads: each page is then the same records from one run to the next. */
+const oldestFirst = (filters: ResultsQuery): ResultsQuery => ({ ...filters, order_by: 'created_on', order_dir: 'asc', page_size: SYNC_PAGE_SIZE });
+
+/**
+ * Every page from `firstPage` on, oldest first, through the walk of `results --all`: the records
+ * after the bookmark are sent as their page arrives. Returns the pages read.
+ */
+async function walkFrom(source: ResultsSource, request: TapRequest, messages: Messages, firstPage: number): Promise<number> {
+  const query: ResultsQuery = { ...oldestFirst(request.filters), page_number: firstPage };
   let pages = 0;
   let pagesAtState = 0;
   // The envelope's shape, which says the SCHEMA when no record does.
@@ -136,7 +167,7 @@ async function sendEverything(source: ResultsSource, request: TapRequest, messag
       const fields = messages.fieldsOf(recordShape);
       const converted = records.map((record) => ({ ...toSingerRecord(record, recordShape, fields, source.host), extractedAt }));
       await messages.schema(recordShape);
-      for (const record of converted) await messages.record(record);
+      for (const record of converted) if (messages.isAfterStart(record)) await messages.record(record);
       if (pages - pagesAtState >= STATE_EVERY_PAGES) {
         pagesAtState = pages;
         await messages.state();
@@ -158,7 +189,10 @@ async function sendEverything(source: ResultsSource, request: TapRequest, messag
  * by a later page, when records were added meanwhile, are read once. A count that falls during
  * the reading means a record was withdrawn and another may have slipped past: nothing is sent.
  */
-async function readBackToBookmark(source: ResultsSource, request: TapRequest): Promise<{ shape: ServiceShape; records: Timed[]; requests: number }> {
+async function readBackToBookmark(
+  source: ResultsSource,
+  request: TapRequest,
+): Promise<{ shape: ServiceShape; records: Timed[]; requests: number } | { behind: { totalPages: number }; requests: number }> {
   const cursor = new Cursor(request.bookmark);
   const known = new Set(request.bookmark.ids_at_cursor);
   const seen = new IdSet();
@@ -198,5 +232,30 @@ async function readBackToBookmark(source: ResultsSource, request: TapRequest): P
     }
     guard.afterPage(pageNumber, page.data.length, fresh);
     if (reached || pageNumber >= page.total_pages - 1) return { shape: shape ?? first.shape, records, requests: pageNumber + 1 };
+    // Too far back to hold what lies between: a created_on bookmark is found oldest first instead.
+    if (pageNumber + 1 >= PAGES_HELD && cursor.createdOnMicros !== undefined) return { behind: { totalPages: page.total_pages }, requests: pageNumber + 1 };
   }
+}
+
+/**
+ * The page to walk from, oldest first, to send what follows a created_on bookmark: the last page
+ * whose first record is older than the bookmark's created_on (the first page when none is), found
+ * by halving the pages the service reported, a request each. Every record at or after that
+ * created_on, ties on it included, is on that page or a later one.
+ */
+async function seekPage(source: ResultsSource, request: TapRequest, behind: { totalPages: number }): Promise<{ page: number; requests: number }> {
+  const bookmark = new Cursor(request.bookmark).createdOnMicros as bigint;
+  let requests = 0;
+  let low = 0;
+  let high = behind.totalPages - 1;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    const page = await source.fetchResultsPage({ ...oldestFirst(request.filters), page_number: middle });
+    requests++;
+    const head = page.data[0];
+    const headMicros = head === undefined ? undefined : toSingerRecord(head, checkSameShape(source.host, 'interface', head, middle), selectedFields('interface', request.selection), source.host).createdOn?.micros;
+    if (headMicros !== undefined && headMicros < bookmark) low = middle;
+    else high = middle - 1;
+  }
+  return { page: low, requests };
 }

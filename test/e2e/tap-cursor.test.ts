@@ -74,6 +74,7 @@ async function tap(url: string, state?: SingerStateValue) {
   return runInProcess(args, { env: { MKT_API_KEY: 'k-tap-0123456789abcdef' }, maxRetryDelayMs: 0 });
 }
 
+const url0 = 'http://x';
 const ids = (records: readonly { record: Row }[]) => records.map((message) => message.record.id);
 
 describe('the bookmark of mkt tap', () => {
@@ -109,6 +110,22 @@ describe('the bookmark of mkt tap', () => {
     const run3 = readSingerMessages(third.stdout);
     expect(ids(run3.records)).toEqual([idOf(900), before.id, idOf(901), idOf(902)]);
     expect(run3.states.at(-1)).toEqual({ bookmarks: { fee_schedule_results: { created_on: `${at(301)}+00:00`, ids_at_cursor: [idOf(902)] } } });
+  });
+
+  it('finds a bookmark more than 10 pages back oldest first, and walks on from its page, the rest of its tie first', async () => {
+    // 60 records on 30 pages; 4 to 7 share one created_on, and the bookmark holds 4 and 5 of them.
+    const rows = Array.from({ length: 60 }, (_, n) => row(n, at(n >= 4 && n <= 7 ? 4 : n)));
+    const server = await startService({ rows });
+    const run = await tap(server.url, { bookmarks: { fee_schedule_results: { created_on: `${at(4)}+00:00`, ids_at_cursor: [idOf(4), idOf(5)] } } });
+    expect(run.code).toBe(0);
+    const messages = readSingerMessages(run.stdout);
+    expect(ids(messages.records)).toEqual(rows.slice(6).map((record) => record.id));
+    expect(messages.types).toEqual(['SCHEMA', ...Array(54).fill('RECORD'), 'STATE']);
+    // 10 pages newest first; pages 15, 7, 3, 1 and 2 oldest first, halving to page 1; then pages 1 to 29.
+    const asked = server.requests.map((request) => new URL(request.url, url0).searchParams).map((query) => `${query.get('order_dir')} ${query.get('page_number')}`);
+    expect(asked.slice(0, 15)).toEqual([...Array.from({ length: 10 }, (_, page) => `desc ${page}`), 'asc 15', 'asc 7', 'asc 3', 'asc 1', 'asc 2']);
+    expect(asked.slice(15).sort()).toEqual(Array.from({ length: 29 }, (_, page) => `asc ${page + 1}`).sort());
+    expect(run.stderr).toBe('sent 54 records of fee_schedule_results in 44 requests\n');
   });
 
   it('writes a STATE after every 100 pages and at the end', async () => {
