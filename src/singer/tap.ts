@@ -55,7 +55,7 @@ export async function runTap(source: ResultsSource, request: TapRequest, sink: M
     const requests = await walkFrom(source, request, messages, 0);
     return { records: messages.sent, requests };
   }
-  const read = await readBackToBookmark(source, request);
+  const read = await readBackToBookmark(source, request, messages);
   if ('behind' in read) {
     const seek = await seekPage(source, request, read.behind);
     const requests = read.requests + seek.requests + (await walkFrom(source, request, messages, seek.page));
@@ -100,6 +100,11 @@ class Messages {
   /** Whether a record comes after the bookmark the run started from. */
   isAfterStart(record: SingerRecord): boolean {
     return this.start.isAfter(record.id, record.createdOn?.micros, this.idsAtStart);
+  }
+
+  /** The created_on of the bookmark the run started from, in microseconds: undefined for an ids-only one. */
+  get startMicros(): bigint | undefined {
+    return this.start.createdOnMicros;
   }
 
   /** The fields a record of the run's shape carries: the SCHEMA's. */
@@ -192,9 +197,8 @@ async function walkFrom(source: ResultsSource, request: TapRequest, messages: Me
 async function readBackToBookmark(
   source: ResultsSource,
   request: TapRequest,
-): Promise<{ shape: ServiceShape; records: Timed[]; requests: number } | { behind: { totalPages: number }; requests: number }> {
-  const cursor = new Cursor(request.bookmark);
-  const known = new Set(request.bookmark.ids_at_cursor);
+  messages: Messages,
+): Promise<{ shape: ServiceShape; records: Timed[]; requests: number } | { behind: { totalPages: number; bookmark: bigint }; requests: number }> {
   const seen = new IdSet();
   const records: Timed[] = [];
   const fetchPage = (pageNumber: number) => source.fetchResultsPage({ ...newestPageQuery(request.filters), page_number: pageNumber });
@@ -226,14 +230,14 @@ async function readBackToBookmark(
         throw malformedAnswer(source.host, `the records are not in created_on order (page ${pageNumber})`);
       }
       lastMicros = micros;
-      if (cursor.isAfter(converted.id, micros, known)) records.push({ ...converted, extractedAt });
+      if (messages.isAfterStart(converted)) records.push({ ...converted, extractedAt });
       // Before the bookmark rather than a record that ties on it: every tie has been read.
-      else if (micros === undefined || cursor.createdOnMicros === undefined || micros < cursor.createdOnMicros) reached = true;
+      else if (micros === undefined || messages.startMicros === undefined || micros < messages.startMicros) reached = true;
     }
     guard.afterPage(pageNumber, page.data.length, fresh);
     if (reached || pageNumber >= page.total_pages - 1) return { shape: shape ?? first.shape, records, requests: pageNumber + 1 };
     // Too far back to hold what lies between: a created_on bookmark is found oldest first instead.
-    if (pageNumber + 1 >= PAGES_HELD && cursor.createdOnMicros !== undefined) return { behind: { totalPages: page.total_pages }, requests: pageNumber + 1 };
+    if (pageNumber + 1 >= PAGES_HELD && messages.startMicros !== undefined) return { behind: { totalPages: page.total_pages, bookmark: messages.startMicros }, requests: pageNumber + 1 };
   }
 }
 
@@ -243,8 +247,8 @@ async function readBackToBookmark(
  * by halving the pages the service reported, a request each. Every record at or after that
  * created_on, ties on it included, is on that page or a later one.
  */
-async function seekPage(source: ResultsSource, request: TapRequest, behind: { totalPages: number }): Promise<{ page: number; requests: number }> {
-  const bookmark = new Cursor(request.bookmark).createdOnMicros as bigint;
+async function seekPage(source: ResultsSource, request: TapRequest, behind: { totalPages: number; bookmark: bigint }): Promise<{ page: number; requests: number }> {
+  const { bookmark } = behind;
   let requests = 0;
   let low = 0;
   let high = behind.totalPages - 1;
