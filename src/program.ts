@@ -13,6 +13,7 @@ import { registerDiffCommand } from './commands/diff.js';
 import { registerVersionCommand } from './commands/version.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerSqlCommand } from './commands/sql.js';
+import { registerTapCommand } from './commands/tap.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -81,7 +82,14 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
   results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
+  tap: [...SANDBOX_OPTIONS, 'dryRun', ...GENERAL_OPTIONS],
 };
+
+/**
+ * Commands that refuse, rather than ignore, a global option they do not read: `mkt tap` is run
+ * by Singer runners, and takes the service and profile from its config file.
+ */
+const REFUSING_UNREAD_OPTIONS: ReadonlySet<string> = new Set(['tap']);
 
 function commandPath(command: Command): string {
   const names: string[] = [];
@@ -130,6 +138,17 @@ function refuseUnread(command: Command, name: 'sandbox' | 'dryRun', flag: string
 function refuseDryRunOffline(command: Command): void {
   if (command.optsWithGlobals<GlobalOptions>().dryRun !== true || command.getOptionValue('offline') !== true) return;
   throw new UsageError('--dry-run shows the requests to the service, and --offline sends none', { hint: 'Drop --offline to see what the service would be asked.' });
+}
+
+function refuseUnreadOptions(command: Command, program: Command): void {
+  if (!REFUSING_UNREAD_OPTIONS.has(commandPath(command))) return;
+  const read = globalOptionsRead(command);
+  const stray = program.options.find((option) => !read.includes(option.attributeName() as GlobalOptionName) && command.getOptionValueSourceWithGlobals(option.attributeName()) === 'cli');
+  if (stray) {
+    throw new UsageError(`mkt ${commandPath(command)} takes no ${stray.long}`, {
+      hint: `Its settings come from the config file (docs/pipelines.md); run \`mkt ${commandPath(command)} --help\` for its options.`,
+    });
+  }
 }
 
 /** `--sandbox-shape` shapes the sandbox that `--sandbox` starts: alone, it would be silently ignored. */
@@ -233,6 +252,7 @@ export function buildProgram(
     .showHelpAfterError('Run `mkt --help` for usage.')
     .exitOverride()
     .hook('preAction', (_program, action) => {
+      refuseUnreadOptions(action, program);
       refuseUnread(action, 'sandbox', '--sandbox', 'The sandbox needs no key or settings: `mkt --sandbox fees NYSE` runs a data command against it.');
       refuseUnread(action, 'dryRun', '--dry-run', 'It prints the requests of the commands that ask the service: `mkt --dry-run results --all`.');
       refuseDryRunOffline(action);
@@ -249,6 +269,7 @@ export function buildProgram(
   registerDiffCommand(program, contextFor);
   registerVersionCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
+  registerTapCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
   registerSqlCommand(program, contextFor);

@@ -94,7 +94,8 @@ export function checkSameShape(host: string, walkShape: ServiceShape | undefined
   return shape;
 }
 
-class DriftError extends MktError {
+/** The results changed during a walk, which `results --allow-drift` accepts and `mkt tap` reports in its own words. */
+export class DriftError extends MktError {
   constructor(message: string) {
     super(message, { hint: 'The data changed while it was read: run the command again, or add --allow-drift to accept it.' });
   }
@@ -190,7 +191,10 @@ export async function* walkResults(
   }
 
   const walkedEverything = options.all && seen.size < limit;
-  if (walkedEverything && seen.size !== expectedTotal) {
-    drift(`received ${seen.size} distinct records, but the service reported ${expectedTotal}`);
+  // A walk from a later page (the tap's, from its bookmark) reads the records of that page on.
+  const expectedRecords = expectedTotal - firstPage * pageSize;
+  if (walkedEverything && seen.size !== expectedRecords) {
+    const from = firstPage === 0 ? '' : `, ${expectedRecords} of them from page ${firstPage} on`;
+    drift(`received ${seen.size} distinct records, but the service reported ${expectedTotal}${from}`);
   }
 }

@@ -1,0 +1,71 @@
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { expect } from 'vitest';
+
+// ajv-formats is CommonJS: TypeScript types its default import as the module object, whose `default` is the function; at run time it may be either.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+export interface SingerRecordMessage {
+  type: 'RECORD';
+  stream: string;
+  record: Record<string, unknown>;
+  time_extracted: string;
+}
+
+export interface SingerStateValue {
+  bookmarks: { fee_schedule_results: { created_on: string | null; ids_at_cursor: string[] } };
+}
+
+export interface SingerRun {
+  schemas: { stream: string; schema: object; key_properties: string[]; bookmark_properties?: string[] }[];
+  records: SingerRecordMessage[];
+  states: SingerStateValue[];
+  /** Message types in the order written: `SCHEMA`, `RECORD`, `STATE`. */
+  types: string[];
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Reads a tap's stdout as the Singer specification (SPEC.md) has it, failing the test at the
+ * first line that breaks it: each line one JSON message; SCHEMA with `stream`, `schema` and
+ * `key_properties` (each a property of the schema); RECORD with `stream` and a `record` object
+ * that validates against the SCHEMA sent before it for its stream, and an RFC 3339
+ * `time_extracted`; STATE with `value`. Nothing else.
+ */
+export function readSingerMessages(stdout: string): SingerRun {
+  const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));
+  const validators = new Map<string, ValidateFunction>();
+  const run: SingerRun = { schemas: [], records: [], states: [], types: [] };
+  if (stdout !== '') expect(stdout.endsWith('\n')).toBe(true);
+  for (const line of stdout.split('\n').slice(0, -1)) {
+    const message = JSON.parse(line) as Record<string, unknown>;
+    run.types.push(message.type as string);
+    switch (message.type) {
+      case 'SCHEMA': {
+        expect(Object.keys(message).sort()).toEqual(['key_properties', 'schema', 'stream', 'type', ...('bookmark_properties' in message ? ['bookmark_properties'] : [])].sort());
+        const schema = message.schema as { properties: Record<string, unknown> };
+        for (const key of [...(message.key_properties as string[]), ...((message.bookmark_properties as string[] | undefined) ?? [])]) expect(schema.properties).toHaveProperty(key);
+        validators.set(message.stream as string, ajv.compile(schema));
+        run.schemas.push(message as never);
+        break;
+      }
+      case 'RECORD': {
+        expect(Object.keys(message).sort()).toEqual(['record', 'stream', 'time_extracted', 'type']);
+        expect(message.time_extracted).toMatch(RFC3339);
+        const validate = validators.get(message.stream as string);
+        expect(validate, 'a SCHEMA before the RECORD').toBeDefined();
+        expect(validate?.(message.record), JSON.stringify(validate?.errors)).toBe(true);
+        run.records.push(message as never);
+        break;
+      }
+      case 'STATE':
+        expect(Object.keys(message).sort()).toEqual(['type', 'value']);
+        run.states.push(message.value as SingerStateValue);
+        break;
+      default:
+        throw new Error(`not a Singer message: ${line}`);
+    }
+  }
+  return run;
+}
