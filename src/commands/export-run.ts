@@ -53,6 +53,7 @@ export async function runExport(context: Context, request: ExportRequest, { path
   }
   const progress = await context.progress();
   progress.step(`exporting ${groupDigits(plan.records)} records to ${target.path}`);
+  context.log.debug(`writing the tree in ${staging}`);
   const records = await writeTree(mirror, request, plan.fields, staging).catch((error: unknown) => {
     if (context.signal.aborted) throw context.signal.reason;
     // The mirror was read: what failed is the writing of the files (a full disk, a permission).
