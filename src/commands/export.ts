@@ -22,6 +22,9 @@ export function partitionKeysOf(given: readonly string[] | undefined): Partition
   return PARTITION_KEYS.filter((key) => keys.has(key));
 }
 
+/** The output options of the other data commands, which export would ignore: refused. */
+const OUTPUT_FLAGS = { format: '--format', output: '--output', columns: '--columns', csvSafe: '--csv-safe' } as const;
+
 export function registerExportCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('export')
@@ -34,11 +37,13 @@ export function registerExportCommand(program: Command, contextFor: ContextFor):
   addFilterOptions(command);
   command
     .optionsGroup('Tree:')
-    .option('--partition-by <keys>', `folder keys, in this order whatever order given: ${PARTITION_KEYS.join(', ')} (default: ${DEFAULT_PARTITION_KEYS.join(',')})`, collectList)
+    .option('--partition-by <keys>', `the folders' keys, a,b,…, nested in this order whatever the order given: ${PARTITION_KEYS.join(', ')} (default: ${DEFAULT_PARTITION_KEYS.join(',')})`, collectList)
     .option('--overwrite', 'replace an earlier export in <dir> whole: the new tree is written beside it, then renamed in')
     .option('--mirror <path>', 'the mirror (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)')
     .action(async (directory: string, flags: ExportFlags, self: Command) => {
       const context = contextFor(self);
+      const output = Object.entries(OUTPUT_FLAGS).find(([name]) => context.globals[name as keyof typeof OUTPUT_FLAGS] !== undefined);
+      if (output) throw new UsageError(`export writes Parquet files into <dir>: leave out ${output[1]}`);
       const request = { directory, query: toFilterQuery(flags), keys: partitionKeysOf(flags.partitionBy), overwrite: flags.overwrite === true };
       const [{ inServiceSpelling }, { beginOpening }, { runExport }] = await Promise.all([
         import('./service-spelling.js'),

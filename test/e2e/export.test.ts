@@ -272,7 +272,7 @@ describe('mkt export, where the tree goes', () => {
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
-  it('refuses an unknown key with the allowed ones, and no key at all (exit 2)', async () => {
+  it('refuses an unknown key with the allowed ones, no key at all, and the output options of other commands (exit 2)', async () => {
     const tree = newTree();
     expect(await runInProcess(['export', tree, '--partition-by', 'exchange_name,venue'], env())).toEqual(expect.objectContaining({
       code: 2,
@@ -283,6 +283,10 @@ describe('mkt export, where the tree goes', () => {
       code: 2,
       stderr: 'mkt: --partition-by needs at least one key\nAllowed keys: exchange_name, fee_type, scraped_date.\n',
     }));
+    for (const [flag, value] of [['-o', 'fees.parquet'], ['-f', 'parquet'], ['--columns', 'id']]) {
+      const refused = await runInProcess([flag!, value!, 'export', tree], env());
+      expect(refused).toEqual(expect.objectContaining({ code: 2, stderr: expect.stringMatching(/^mkt: export writes Parquet files into <dir>: leave out --(output|format|columns)\n$/) }));
+    }
     expect(existsSync(tree)).toBe(false);
   });
 
