@@ -25,12 +25,13 @@ const feeTypeInFilterSpelling = (column: string): string =>
 
 /**
  * Each key's folder value. A day is the UTC day of scraped_time, written `YYYY-MM-DD`: a
- * timestamp's `:` breaks Athena's partition repair. DuckDB writes a null as
- * `__HIVE_DEFAULT_PARTITION__`, which DuckDB, pyarrow and polars read back as null.
+ * timestamp's `:` breaks Athena's partition repair. An empty text is null, as Hive and Spark
+ * write it (Spark refuses to read a `fee_type=` folder); DuckDB writes a null as
+ * `__HIVE_DEFAULT_PARTITION__`, which DuckDB, pyarrow, polars and Spark read back as null.
  */
 const PARTITION_VALUES: Readonly<Record<PartitionKey, string>> = {
-  exchange_name: 'r.exchange_name',
-  fee_type: feeTypeInFilterSpelling('r.fee_type'),
+  exchange_name: `nullif(r.exchange_name, '')`,
+  fee_type: `nullif(${feeTypeInFilterSpelling('r.fee_type')}, '')`,
   scraped_date: 'make_timestamp(epoch_us(r.scraped_time))::DATE',
 };
 

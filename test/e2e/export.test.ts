@@ -144,20 +144,21 @@ describe('mkt export', () => {
     expect(new Set(filesOf(tree).filter((file) => file !== '_SUCCESS').map((file) => file.split('/')[1]))).toEqual(new Set(['fee_type=Option', 'fee_type=Equity']));
   });
 
-  it('keeps a null key value apart as __HIVE_DEFAULT_PARTITION__, which DuckDB reads back as null, and "" as ""', async () => {
+  it('writes a null or empty key value as __HIVE_DEFAULT_PARTITION__, which DuckDB reads back as null, as Hive does', async () => {
     const tree = await oddTree();
     expect(filesOf(tree).map((file) => file.split('/').slice(0, -1).join('/')).sort()).toEqual([
       '',
       'exchange_name=A%2FB%20C%3DD%25/fee_type=Option',
-      'exchange_name=X/fee_type=',
       'exchange_name=X/fee_type=Option',
       'exchange_name=X/fee_type=__HIVE_DEFAULT_PARTITION__',
+      'exchange_name=__HIVE_DEFAULT_PARTITION__/fee_type=Equity',
     ]);
     expect((await duckdbRows(tree)).map((row) => [row.id, row.exchange_name, row.fee_type, row.fee_notes])).toEqual([
       ['a', 'X', 'Option', ''],
       ['b', 'X', null, ''],
-      ['c', 'X', '', ''],
+      ['c', 'X', null, ''],
       ['d', 'A/B C=D%', 'Option', null],
+      ['e', null, 'Equity', ''],
     ]);
   });
 
@@ -182,7 +183,7 @@ describe('mkt export', () => {
 
 let odd: Promise<string> | undefined;
 
-/** A tree of a hostile server's records: fee types null, "", OPTION and option, and an exchange name with `/`, ` `, `=` and `%`. */
+/** A tree of a hostile server's records: fee types null, "", OPTION and option, exchange names "" and one with `/`, ` `, `=` and `%`. */
 function oddTree(): Promise<string> {
   odd ??= (async () => {
     const records = [
@@ -190,6 +191,7 @@ function oddTree(): Promise<string> {
       record('b', { fee_type: null }),
       record('c', { fee_type: '' }),
       record('d', { exchange_name: 'A/B C=D%', fee_type: 'option', fee_notes: null }),
+      record('e', { exchange_name: '' }),
     ];
     const server = await servers((_request, response) => {
       sendJson(response, 200, { success: true, message: '', data: records, total_records: records.length, page_size: 100, total_pages: 1, current_page: 0, query_time: 0.1, disable_jsonable_encoder: false });
@@ -288,6 +290,11 @@ describe('mkt export, where the tree goes', () => {
       expect(refused).toEqual(expect.objectContaining({ code: 2, stderr: expect.stringMatching(/^mkt: export writes Parquet files into <dir>: leave out --(output|format|columns)\n$/) }));
     }
     expect(existsSync(tree)).toBe(false);
+  });
+
+  it('has its partition keys offered by the completions', async () => {
+    const bash = await runInProcess(['completion', 'bash']);
+    expect(bash.stdout).toContain('--partition-by) _mkt_kind=list _mkt_words=(exchange_name fee_type scraped_date) ;;');
   });
 
   it('refuses filters the mirror cannot answer (exit 2)', async () => {
