@@ -31,8 +31,8 @@ export function registerExportCommand(program: Command, contextFor: ContextFor):
     .argument('<dir>', 'the directory of the tree: new, empty, or an earlier export with --overwrite')
     .summary('A Hive-partitioned Parquet tree from the mirror')
     .description(
-      'Write the mirror\'s records (after `mkt sync`) as a Hive-partitioned Parquet tree, exchange_name=NYSE/fee_type=Option/part-<uuid>.parquet, '
-        + 'for Spark, Trino, Athena, DuckDB, pyarrow and polars. The filters are those of `results --offline`; _SUCCESS is written last (docs/pipelines.md).',
+      "Write the mirror's records (after `mkt sync`) as a Hive-partitioned Parquet tree, exchange_name=…/fee_type=…/part-<uuid>.parquet, "
+        + 'with the filters of `results --offline`, for Spark, Athena, DuckDB or polars (docs/pipelines.md).',
     );
   addFilterOptions(command);
   command
@@ -60,8 +60,8 @@ export function registerExportCommand(program: Command, contextFor: ContextFor):
       command: 'mkt sync --quiet && mkt export /data/fees --latest-only --partition-by scraped_date,exchange_name --overwrite --quiet',
     },
     {
-      comment: 'Read it back with DuckDB',
-      command: "duckdb -c \"SELECT exchange_name, fee_type, count(*) FROM read_parquet('/data/fees/**/*.parquet', hive_partitioning = true) GROUP BY ALL\"",
+      comment: 'A pipeline: option fees by day, read back with DuckDB',
+      command: "mkt export /tmp/options --fee-type Option --partition-by scraped_date && duckdb -c \"SELECT scraped_date, count(*) FROM read_parquet('/tmp/options/**/*.parquet', hive_partitioning = true) GROUP BY 1\"",
     },
   ]);
 }
