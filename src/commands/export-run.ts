@@ -94,8 +94,14 @@ function checkTarget(given: string, overwrite: boolean): Target {
   if (!stats.isDirectory()) {
     throw new UsageError(`${given} is ${whatIsAt(stats)}, not a directory`, { hint: 'Name a directory for the tree, or a new path.' });
   }
-  const real = realpathSync(given);
-  const entries = readdirSync(real);
+  let real: string;
+  let entries: string[];
+  try {
+    real = realpathSync(given);
+    entries = readdirSync(real);
+  } catch (error) {
+    throw cannotWrite(given, error);
+  }
   if (entries.length === 0) return { path: real, replaces: false };
   if (!overwrite) {
     throw new UsageError(`${given} is not empty`, { hint: 'Add --overwrite to replace an earlier export there, or name a new directory.' });
@@ -107,7 +113,6 @@ function checkTarget(given: string, overwrite: boolean): Target {
       hint: 'Name a new directory, or empty this one.',
     });
   }
-  if (real === path.parse(real).root) throw new UsageError('the tree cannot replace the root directory');
   return { path: real, replaces: true };
 }
 
