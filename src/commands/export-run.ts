@@ -87,19 +87,19 @@ interface Target {
  * replaced and the link kept, as `-o` does with a file.
  */
 function checkTarget(given: string, overwrite: boolean): Target {
-  const link = lstatSync(given, { throwIfNoEntry: false });
-  if (link === undefined) return { path: given, replaces: false };
-  const stats = statSync(given, { throwIfNoEntry: false });
-  if (stats === undefined) throw new UsageError(`${given} is a symbolic link to nothing`, { hint: 'Name a directory for the tree, or a new path.' });
-  if (!stats.isDirectory()) {
-    throw new UsageError(`${given} is ${whatIsAt(stats)}, not a directory`, { hint: 'Name a directory for the tree, or a new path.' });
-  }
   let real: string;
   let entries: string[];
   try {
+    if (lstatSync(given, { throwIfNoEntry: false }) === undefined) return { path: given, replaces: false };
+    const stats = statSync(given, { throwIfNoEntry: false });
+    if (stats === undefined) throw new UsageError(`${given} is a symbolic link to nothing`, { hint: 'Name a directory for the tree, or a new path.' });
+    if (!stats.isDirectory()) {
+      throw new UsageError(`${given} is ${whatIsAt(stats)}, not a directory`, { hint: 'Name a directory for the tree, or a new path.' });
+    }
     real = realpathSync(given);
     entries = readdirSync(real);
   } catch (error) {
+    // A directory it may not read, links in a loop: said in one line.
     throw cannotWrite(given, error);
   }
   if (entries.length === 0) return { path: real, replaces: false };

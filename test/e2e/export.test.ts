@@ -255,7 +255,7 @@ describe('mkt export, where the tree goes', () => {
     expect(readdirSync(tree).sort()).toEqual(['exchange_name=NYSE', 'thesis.tex']);
   });
 
-  it('refuses a file, a named pipe, a device, and links to them or to nothing (exit 2)', async () => {
+  it('refuses a file, a named pipe, a device, and links to them or to nothing (exit 2); links in a loop are one line (exit 1)', async () => {
     const dir = tempDir('mkt-tree-');
     const file = join(dir, 'file');
     writeFileSync(file, 'x');
@@ -271,6 +271,10 @@ describe('mkt export, where the tree goes', () => {
     }
     const dangling = await runInProcess(['export', links.toNothing], env());
     expect(dangling).toEqual(expect.objectContaining({ code: 2, stderr: `mkt: ${links.toNothing} is a symbolic link to nothing\n${hint}\n` }));
+    const loop = join(dir, 'loop');
+    symlinkSync(loop, loop);
+    const looped = await runInProcess(['export', loop], env());
+    expect(looped).toEqual(expect.objectContaining({ code: 1, stderr: `mkt: cannot write ${loop}: too many symbolic links encountered (ELOOP)\n` }));
     expect(readFileSync(file, 'utf8')).toBe('x');
   });
 
