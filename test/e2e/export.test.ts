@@ -224,7 +224,7 @@ describe('mkt export, where the tree goes', () => {
 
   it('replaces an earlier export whole with --overwrite: none of its files stays, nothing is left beside it', async () => {
     const tree = newTree();
-    expect((await runInProcess(['export', tree, '--partition-by', 'scraped_date'], env())).code).toBe(0);
+    expect((await runInProcess(['export', tree, '--partition-by', 'fee_type'], env())).code).toBe(0);
     const earlier = filesOf(tree);
     expect((await runInProcess(['export', tree, '--overwrite', '--fee-type', 'Equity'], env())).code).toBe(0);
     const now = filesOf(tree);
