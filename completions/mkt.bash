@@ -6,7 +6,7 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters tap sync sql auth config completion sandbox help) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox help) ;;
     results) _mkt_words=(get) ;;
     auth) _mkt_words=(login status list logout help) ;;
     config) _mkt_words=(get set unset list path help) ;;
@@ -28,9 +28,10 @@ _mkt_flags_of() {
     diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror --online --offline -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure --dry-run -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     version) _mkt_words=(--allow-drift --include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure --dry-run -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     filters) _mkt_words=(-f --format -o --output --columns --csv-safe -q --quiet -v --verbose --no-color --error-format -h --help) ;;
-    tap) _mkt_words=(--config --state --catalog --discover --sandbox --sandbox-shape --dry-run -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --include-source --include-footnotes --include-definitions --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure --dry-run -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    export) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --partition-by --overwrite --mirror --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    tap) _mkt_words=(--config --state --catalog --discover --sandbox --sandbox-shape --dry-run -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     auth|config) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     'auth status') _mkt_words=(--check --profile --base-url --sandbox --sandbox-shape -v --verbose --no-color --error-format -h --help) ;;
@@ -77,6 +78,7 @@ _mkt_value_of() {
     --fee-trade-type) _mkt_kind=list _mkt_listing=__fee_trade_type ;;
     --order-by) _mkt_kind=choices _mkt_words=(created_on scraped_time supplier_name fee_type fee_category) ;;
     --order-dir) _mkt_kind=choices _mkt_words=(asc desc) ;;
+    --partition-by) _mkt_kind=list _mkt_words=(exchange_name fee_type scraped_date) ;;
     *) return 1 ;;
   esac
 }
@@ -87,6 +89,7 @@ _mkt_argument_of() {
   case $1:$2 in
     fees:0|rules:0|order-types:0|historical:0|compare:*|diff:0) _mkt_kind=choices _mkt_listing=__exchanges ;;
     diff:1) _mkt_kind=choices _mkt_words=(Option Equity) ;;
+    export:0) _mkt_kind=files ;;
     'auth help:0') _mkt_kind=choices _mkt_words=(login status list logout) ;;
     'config get:0'|'config set:0'|'config unset:0') _mkt_kind=choices _mkt_words=(base_url format timeout retries exchanges_auth results_auth) ;;
     'config set:1') case $3 in
@@ -97,7 +100,7 @@ _mkt_argument_of() {
       esac ;;
     'config help:0') _mkt_kind=choices _mkt_words=(get set unset list path) ;;
     completion:0) _mkt_kind=choices _mkt_words=(bash zsh fish) ;;
-    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters tap sync sql auth config completion sandbox) ;;
+    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox) ;;
     *) _mkt_kind=none ;;
   esac
 }

@@ -6,7 +6,7 @@
 function __mkt_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' fees rules order-types historical results exchanges compare diff version filters tap sync sql auth config completion sandbox help
+            printf '%s\n' fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox help
         case results
             printf '%s\n' get
         case auth
@@ -18,7 +18,7 @@ end
 
 # Whether flag $argv[1] takes a value (the next word).
 function __mkt_takes_value
-    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --sandbox-shape --timeout --retries --max-rps --error-format --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --config --state --catalog --port --records --seed --rate --latency --shape
+    contains -- $argv[1] -f --format -o --output --columns --profile --base-url --sandbox-shape --timeout --retries --max-rps --error-format --volume --start-date --end-date --exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --order-by --order-dir --page-size --page-number --limit --mirror --make-share --from --to --partition-by --config --state --catalog --port --records --seed --rate --latency --shape
 end
 
 # The values of flag $argv[1] (or 'PATH:FLAG'), or of argument 'PATH:N', one per line with
@@ -108,6 +108,10 @@ function __mkt_values
         case --order-dir
             set values asc desc
             set description 'order dir'
+        case --partition-by
+            set values exchange_name fee_type scraped_date
+            set list 1
+            set description 'partition by'
         case --shape
             set values interface 2026
             set description shape
@@ -133,7 +137,7 @@ function __mkt_values
         case completion:0
             set values bash zsh fish
         case help:0
-            set values fees rules order-types historical results exchanges compare diff version filters tap sync sql auth config completion sandbox
+            set values fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox
     end
     set -l prefix ''
     if test $list = 1
@@ -217,9 +221,10 @@ complete -c mkt -n '__mkt_in \'\'' -a compare -d 'Venues side by side at a month
 complete -c mkt -n '__mkt_in \'\'' -a diff -d 'What changed between two fee schedule versions'
 complete -c mkt -n '__mkt_in \'\'' -a version -d 'Every fee schedule result of one version'
 complete -c mkt -n '__mkt_in \'\'' -a filters -d 'The allowed values of every results filter'
-complete -c mkt -n '__mkt_in \'\'' -a tap -d 'The results as a Singer tap (for Meltano)'
 complete -c mkt -n '__mkt_in \'\'' -a sync -d 'Bring the local mirror up to date'
 complete -c mkt -n '__mkt_in \'\'' -a sql -d 'SQL over the mirror, read-only'
+complete -c mkt -n '__mkt_in \'\'' -a export -d 'A Hive-partitioned Parquet tree from the mirror'
+complete -c mkt -n '__mkt_in \'\'' -a tap -d 'The results as a Singer tap (for Meltano)'
 complete -c mkt -n '__mkt_in \'\'' -a auth -d 'Store, show and remove a profile\'s API key'
 complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage a profile\'s settings'
 complete -c mkt -n '__mkt_in \'\'' -a completion -d 'Print the shell completion script'
@@ -248,34 +253,34 @@ complete -c mkt -n '__mkt_in order-types' -l columns -x -a '(__mkt_values order-
 complete -c mkt -n '__mkt_in historical' -l columns -x -a '(__mkt_values historical:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in results \'results get\' version' -l columns -x -a '(__mkt_values results:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sql \'auth list\'' -l csv-safe -d 'csv for spreadsheets: a \' before each cell that starts with =, +, -, @, a tab or a CR'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version tap sync sql \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version tap sync sql \'auth status\'' -l sandbox-shape -x -a '(__mkt_values --sandbox-shape)' -d 'with --sandbox: the edition of the service it speaks'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export tap \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export tap \'auth status\'' -l sandbox-shape -x -a '(__mkt_values --sandbox-shape)' -d 'with --sandbox: the edition of the service it speaks'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version tap sync' -l dry-run -d 'print the requests as curl commands (the key as "$MKT_API_KEY") instead of sending them'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters tap sync sql \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters tap sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters tap sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters tap sync sql \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -l error-format -x -a '(__mkt_values --error-format)' -d 'a failure as text, or as one JSON object on stderr (env: MKT_ERROR_FORMAT)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync tap' -l dry-run -d 'print the requests as curl commands (the key as "$MKT_API_KEY") instead of sending them'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -l error-format -x -a '(__mkt_values --error-format)' -d 'a failure as text, or as one JSON object on stderr (env: MKT_ERROR_FORMAT)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters tap sync sql auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in fees compare' -l volume -x -d 'monthly volume: also show the tier and the rates that apply at it (50000000, 5e7, 50M, 2.5B, 750K)'
-complete -c mkt -n '__mkt_in historical results sync' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
-complete -c mkt -n '__mkt_in historical results sync' -l end-date -x -d 'end of the period (optional)'
-complete -c mkt -n '__mkt_in results sync' -l exchange-name -x -a '(__mkt_values --exchange-name)' -d 'exchange identifier, e.g. NYSE'
-complete -c mkt -n '__mkt_in results sync' -l supplier-name -x -d 'exchange name, e.g. "New York Stock Exchange"'
-complete -c mkt -n '__mkt_in results compare sync' -l fee-type -x -a '(__mkt_values --fee-type)' -d 'one of: Option, Equity'
-complete -c mkt -n '__mkt_in results sync' -l fee-category -x -a '(__mkt_values --fee-category)' -d 'one of: Fee And Rebates, Legal Regulatory Fees, Market Data Fees, Participant Fee, Port Fees And Other Services'
-complete -c mkt -n '__mkt_in results sync' -l fee-action -x -a '(__mkt_values --fee-action)' -d 'one of: Make, Take, Open, Routed, Other'
-complete -c mkt -n '__mkt_in results sync' -l fee-participant -x -a '(__mkt_values --fee-participant)' -d 'one of: Customer, Firm, Broker Dealer, Market Maker, Away Market Maker, Professional, Other, All'
-complete -c mkt -n '__mkt_in results sync' -l fee-symbol-classification -x -a '(__mkt_values --fee-symbol-classification)' -d 'one of: ETF, ETN, Equity, Index, N/A, All'
-complete -c mkt -n '__mkt_in results sync' -l fee-symbol-type -x -a '(__mkt_values --fee-symbol-type)' -d 'one of: Penny, Non Penny, N/A, Both'
-complete -c mkt -n '__mkt_in results sync' -l fee-trade-type -x -a '(__mkt_values --fee-trade-type)' -d 'one of: Index Options, Multiply Traded Options, Simple Order, Complex Order'
-complete -c mkt -n '__mkt_in results sync' -l latest-only -d 'only the newest version per exchange and fee type'
+complete -c mkt -n '__mkt_in historical results sync export' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
+complete -c mkt -n '__mkt_in historical results sync export' -l end-date -x -d 'end of the period (optional)'
+complete -c mkt -n '__mkt_in results sync export' -l exchange-name -x -a '(__mkt_values --exchange-name)' -d 'exchange identifier, e.g. NYSE'
+complete -c mkt -n '__mkt_in results sync export' -l supplier-name -x -d 'exchange name, e.g. "New York Stock Exchange"'
+complete -c mkt -n '__mkt_in results compare sync export' -l fee-type -x -a '(__mkt_values --fee-type)' -d 'one of: Option, Equity'
+complete -c mkt -n '__mkt_in results sync export' -l fee-category -x -a '(__mkt_values --fee-category)' -d 'one of: Fee And Rebates, Legal Regulatory Fees, Market Data Fees, Participant Fee, Port Fees And Other Services'
+complete -c mkt -n '__mkt_in results sync export' -l fee-action -x -a '(__mkt_values --fee-action)' -d 'one of: Make, Take, Open, Routed, Other'
+complete -c mkt -n '__mkt_in results sync export' -l fee-participant -x -a '(__mkt_values --fee-participant)' -d 'one of: Customer, Firm, Broker Dealer, Market Maker, Away Market Maker, Professional, Other, All'
+complete -c mkt -n '__mkt_in results sync export' -l fee-symbol-classification -x -a '(__mkt_values --fee-symbol-classification)' -d 'one of: ETF, ETN, Equity, Index, N/A, All'
+complete -c mkt -n '__mkt_in results sync export' -l fee-symbol-type -x -a '(__mkt_values --fee-symbol-type)' -d 'one of: Penny, Non Penny, N/A, Both'
+complete -c mkt -n '__mkt_in results sync export' -l fee-trade-type -x -a '(__mkt_values --fee-trade-type)' -d 'one of: Index Options, Multiply Traded Options, Simple Order, Complex Order'
+complete -c mkt -n '__mkt_in results sync export' -l latest-only -d 'only the newest version per exchange and fee type'
 complete -c mkt -n '__mkt_in results' -l order-by -x -a '(__mkt_values --order-by)' -d 'sort field: created_on, scraped_time, supplier_name, fee_type, fee_category (default: created_on)'
 complete -c mkt -n '__mkt_in results' -l order-dir -x -a '(__mkt_values --order-dir)' -d 'asc or desc (default: desc)'
 complete -c mkt -n '__mkt_in results' -l page-size -x -d 'records per page, 1-100 (default: 20; 100 with --all or --limit)'
@@ -288,7 +293,7 @@ complete -c mkt -n '__mkt_in results \'results get\' version sync' -l include-so
 complete -c mkt -n '__mkt_in results \'results get\' version sync' -l include-footnotes -d 'each record with its footnotes (relationships.footnotes)'
 complete -c mkt -n '__mkt_in results \'results get\' version sync' -l include-definitions -d 'each record with the definitions of its terms (relationships.definitions)'
 complete -c mkt -n '__mkt_in results diff' -l offline -d 'answer from the mirror `mkt sync` keeps, with the same filters, order and paging'
-complete -c mkt -n '__mkt_in results diff sync sql' -l mirror -x -d 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)'
+complete -c mkt -n '__mkt_in results diff sync sql export' -l mirror -x -d 'the mirror of --offline (default: <profile>.duckdb in the OS data directory; MKT_MIRROR)'
 complete -c mkt -n '__mkt_in exchanges' -l refresh -d 'ask the service again instead of using the kept list'
 complete -c mkt -n '__mkt_in compare' -l make-share -x -d 'part of the volume that adds liquidity, from 0 to 1'
 complete -c mkt -n '__mkt_in compare' -l all-exchanges -d 'with no exchange named, compare every one `mkt exchanges` knows even when they are more than 50'
@@ -296,11 +301,13 @@ complete -c mkt -n '__mkt_in diff' -l from -x -d 'the older version: a version_i
 complete -c mkt -n '__mkt_in diff' -l to -x -d 'the newer version (default: the newest): a version_id or a date'
 complete -c mkt -n '__mkt_in diff sync' -l exit-code -d 'exit 10 when the versions differ, 0 when they are the same'
 complete -c mkt -n '__mkt_in diff' -l online -d 'ask the service, not the mirror'
+complete -c mkt -n '__mkt_in sync' -l full-refresh -d 'walk every page and rebuild the mirror, for other filters or another service too'
+complete -c mkt -n '__mkt_in export' -l partition-by -x -a '(__mkt_values --partition-by)' -d 'the folders\' keys, a,b,…, nested in this order whatever the order given: exchange_name, fee_type, scraped_date (default: exchange_name,fee_type)'
+complete -c mkt -n '__mkt_in export' -l overwrite -d 'replace an earlier export in <dir> whole: the new tree is written beside it, then renamed in'
 complete -c mkt -n '__mkt_in tap' -l config -x -d 'the JSON config: base_url, profile and results filters such as exchange_name, fee_type'
 complete -c mkt -n '__mkt_in tap' -l state -x -d 'the value of the last STATE message of a run: send only what came after it'
 complete -c mkt -n '__mkt_in tap' -l catalog -x -d 'a catalog of --discover\'s, whose selected fields are sent'
 complete -c mkt -n '__mkt_in tap' -l discover -d 'print the catalog: the stream fee_schedule_results and its JSON Schema'
-complete -c mkt -n '__mkt_in sync' -l full-refresh -d 'walk every page and rebuild the mirror, for other filters or another service too'
 complete -c mkt -n '__mkt_in \'auth login\'' -l no-verify -d 'store the key without checking it against the service'
 complete -c mkt -n '__mkt_in \'auth status\'' -l check -d 'also check the key with one request: exit 3 when the service rejects it'
 complete -c mkt -n '__mkt_in sandbox' -l port -x -d 'port to listen on; 0 picks a free one'

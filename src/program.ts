@@ -14,6 +14,7 @@ import { registerVersionCommand } from './commands/version.js';
 import { registerSyncCommand } from './commands/sync.js';
 import { registerSqlCommand } from './commands/sql.js';
 import { registerTapCommand } from './commands/tap.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerFiltersCommand } from './commands/filters.js';
 import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
@@ -81,6 +82,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   completion: ['errorFormat'],
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
+  export: ['profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
   results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   tap: [...SANDBOX_OPTIONS, 'dryRun', ...GENERAL_OPTIONS],
 };
@@ -215,7 +217,7 @@ export function buildProgram(
   };
 
   const program = new Command('mkt')
-    .description('Exchange rules, fee schedules, order types and fee schedule results for 40+ trading venues.')
+    .description('Fee schedules, fee schedule results, rules and order types of 40+ venues.')
     .showSuggestionAfterError(true)
     .configureHelp({
       sortSubcommands: false,
@@ -269,10 +271,12 @@ export function buildProgram(
   registerDiffCommand(program, contextFor);
   registerVersionCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
-  registerTapCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
   registerSqlCommand(program, contextFor);
+  registerExportCommand(program, contextFor);
+  program.commandsGroup('Pipeline and agent commands:');
+  registerTapCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);
@@ -283,7 +287,6 @@ export function buildProgram(
 
   addExamples(program, [
     { comment: "Try it without a key: NYSE's fee schedule from a built-in sandbox", command: 'mkt --sandbox fees NYSE' },
-    { comment: 'Every option fee, newest only, as CSV', command: 'mkt results --fee-type Option --latest-only --all -o fees.csv' },
   ]);
   program.addHelpText('after', ({ error }) =>
     `\nRun \`mkt <command> --help\` for a command's options and examples${error ? ',\n`mkt --help` for the options every command takes' : ''}.`);

@@ -5,6 +5,7 @@ import { EXCHANGE_FIELD_NAMES, RESULT_FIELD_NAMES } from '../api/fields.js';
 import { EXCHANGE_COMMAND_RESOURCES } from '../commands/exchange.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/formats.js';
+import { PARTITION_KEYS } from '../mirror/export-keys.js';
 
 /** The hidden commands that print, one per line, what is only known when completing. */
 export type ListingCommand = '__profiles' | '__exchanges' | `__${EnumFilterName}`;
@@ -66,6 +67,8 @@ export function optionValues(option: Option, commandPath: readonly string[]): Va
       return { kind: 'files' };
     case '--columns':
       return columnValues(commandPath);
+    case '--partition-by':
+      return choices(PARTITION_KEYS, true);
   }
   return (option.long && FILTER_VALUES.get(option.long)) || NONE;
 }
@@ -84,6 +87,7 @@ export function argumentValues(commandPath: readonly string[], argument: Argumen
   if (argument.argChoices) return choices(argument.argChoices);
   if (argument.name() === 'exchange') return listed('__exchanges');
   if (argument.name() === 'fee-type') return choices(ENUM_FILTER_VALUES.fee_type);
+  if (argument.name() === 'dir') return { kind: 'files' };
   const path = commandPath.join(' ');
   if (argument.name() === 'name' && SETTING_COMMANDS.has(path)) return choices(SETTING_NAMES);
   if (argument.name() === 'value' && path === 'config set') return { kind: 'choicesAfter', choices: SETTING_CHOICES };

@@ -55,7 +55,7 @@ function takeStarted(): Promise<DuckDB.DuckDBInstance> | undefined {
 }
 
 /** Text as an SQL string literal. */
-function sqlText(text: string): string {
+export function sqlText(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 

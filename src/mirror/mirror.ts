@@ -95,7 +95,7 @@ export class Mirror {
     // there. A device it reads or writes, and meets its errors (a link to /dev/full: a full disk).
     const log = statOrUndefined(`${path}.wal`);
     if (log && !log.isFile() && !log.isCharacterDevice() && !log.isBlockDevice()) {
-      throw new UsageError(`${path}.wal is ${notAFile(log)}, not the log of a mirror`, { hint: `Remove ${path}.wal, or name another mirror with --mirror.` });
+      throw new UsageError(`${path}.wal is ${whatIsAt(log)}, not the log of a mirror`, { hint: `Remove ${path}.wal, or name another mirror with --mirror.` });
     }
     if (options.write) {
       try {
@@ -162,7 +162,8 @@ export class Mirror {
   private recordedShape: ServiceShape | undefined;
   /** The shape whose column set `results` has: the interface's for a mirror a sync has not yet given records of another. */
   private resultsShape: ServiceShape = 'interface';
-  private rowJson = rowAsJson('interface', new Set(MIRROR_FIELDS.interface.map((field) => field.name)));
+  private presentColumns: ReadonlySet<string> = new Set(MIRROR_FIELDS.interface.map((field) => field.name));
+  private rowJson = rowAsJson('interface', this.presentColumns);
 
   /** Closes the file (once), when the queries still running have ended: DuckDB writes its log into it, and the lock is let go. */
   async close(): Promise<void> {
@@ -407,6 +408,11 @@ export class Mirror {
     return this.records(`SELECT rowid FROM results WHERE ${column} = $1`, [value], `ORDER BY r.${this.idColumn}`);
   }
 
+  /** The columns `results` has: a mirror an earlier mkt made, opened to read, lacks the citation ones. */
+  get resultColumns(): ReadonlySet<string> {
+    return this.presentColumns;
+  }
+
   /** The column of `results` that holds a record's id: `id` or `record_id`, by its shape. */
   get idColumn(): string {
     return RECORD_ID_FIELDS[this.resultsShape];
@@ -548,6 +554,7 @@ export class Mirror {
   }
 
   private useColumns(present: ReadonlySet<string>): void {
+    this.presentColumns = present;
     this.resultsShape = present.has(RECORD_ID_FIELDS['2026']) ? '2026' : 'interface';
     this.rowJson = rowAsJson(this.resultsShape, present);
   }
@@ -571,18 +578,19 @@ function appendText(appender: DuckDBAppender, text: string | null): void {
   else appender.appendVarchar(text);
 }
 
-/** What is at a path that is not a regular file, its links followed. */
 /**
  * What is at a mirror's path, refused when it is not a file: DuckDB would wait forever to open a
  * named pipe, and try to write a device. Undefined when nothing is there.
  */
 export function checkMirrorPath(path: string): Stats | undefined {
   const stats = statOrUndefined(path);
-  if (stats && !stats.isFile()) throw new UsageError(`${path} is ${notAFile(stats)}, not a mirror`, { hint: 'Give --mirror the path of a file.' });
+  if (stats && !stats.isFile()) throw new UsageError(`${path} is ${whatIsAt(stats)}, not a mirror`, { hint: 'Give --mirror the path of a file.' });
   return stats;
 }
 
-function notAFile(stats: Stats): string {
+/** What is at a path, its links followed, for a message: `a directory`, `a named pipe`… */
+export function whatIsAt(stats: Stats): string {
+  if (stats.isFile()) return 'a file';
   if (stats.isDirectory()) return 'a directory';
   if (stats.isFIFO()) return 'a named pipe';
   if (stats.isSocket()) return 'a socket';

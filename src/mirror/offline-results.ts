@@ -23,6 +23,9 @@ const ORDER_KEYS: Record<OrderBy, readonly string[]> = {
 /** What stands for created_on in a mirror of 2026 records: when the records were scraped. */
 const CREATED_ON_2026 = 'scraped_time';
 
+/** The column that tells which of a mirror's records is newer: created_on, or CREATED_ON_2026. */
+const createdOnOf = (mirror: Mirror): string => (mirror.shape === '2026' ? CREATED_ON_2026 : 'created_on');
+
 /** An ordered read of a query's records: the page it has reached, and rows read ahead of it. */
 interface Cursor {
   key: string;
@@ -75,7 +78,7 @@ export class MirrorResults implements ResultsSource {
   private async page(query: ResultsQuery): Promise<FeeScheduleResultsPage> {
     const pageSize = query.page_size ?? PAGE_SIZE.default;
     const pageNumber = query.page_number ?? 0;
-    const createdOn = this.mirror.shape === '2026' ? CREATED_ON_2026 : 'created_on';
+    const createdOn = createdOnOf(this.mirror);
     const { where, values } = whereOf(query, createdOn);
     const direction = (query.order_dir ?? 'desc') === 'asc' ? 'ASC' : 'DESC';
     const column = (key: string) => (key === 'created_on' ? createdOn : key === 'id' ? this.mirror.idColumn : key);
@@ -137,10 +140,15 @@ function dayStartMicros(date: string): bigint {
 }
 
 /** enumKey (src/api/filter-spelling.ts) of a column, in DuckDB's SQL. */
-function enumKeySql(column: string): string {
+export function enumKeySql(column: string): string {
   const words = `string_split_regex(CASE WHEN lower(${column}) = 'n/a' THEN 'not applicable' ELSE lower(${column}) END, '[\\s_]+')`;
   const singular = `CASE WHEN length(w) > 3 AND suffix(w, 's') AND NOT suffix(w, 'ss') THEN w[1:-2] ELSE w END`;
   return `regexp_replace(array_to_string(list_transform(list_filter(${words}, w -> w <> ''), w -> ${singular}), ' '), '^equity class$', 'equity')`;
+}
+
+/** The WHERE clause over `results r` of the records a query matches in a mirror, as `results --offline` reads them, with its values bound. */
+export function mirrorWhere(mirror: Mirror, query: ResultsQuery): { where: string; values: SqlValue[] } {
+  return whereOf(query, createdOnOf(mirror));
 }
 
 /** The WHERE clause of the service's filters, with their values bound; `createdOn`, the column that says which version is newest. */
