@@ -18,6 +18,7 @@ import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerMcpCommand } from './mcp/command.js';
 import { addExamples } from './commands/examples.js';
 import { UsageError } from './core/errors.js';
 import { SANDBOX_SHAPES } from './sandbox/limits.js';
@@ -79,6 +80,7 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   sync: ['format', ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   sql: [...OUTPUT_OPTIONS, 'profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
   results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
+  mcp: [...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
 };
 
 function commandPath(command: Command): string {
@@ -230,6 +232,8 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
   registerSqlCommand(program, contextFor);
+  program.commandsGroup('Agent commands:');
+  registerMcpCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

@@ -1,0 +1,46 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Context } from '../commands/context.js';
+import { abortReason } from '../core/errors.js';
+import { VERSION } from '../core/version.js';
+import { answer, failure } from './tool-call.js';
+import { TOOLS } from './tools.js';
+
+const INSTRUCTIONS =
+  'Read-only access to exchange fee schedules, rules, order types and fee schedule results for 40+ trading venues. '
+  + 'Start with list_exchanges for the identifiers, get_filter_values for the filter values; search_fee_results pages with next_cursor.';
+
+/**
+ * `mkt mcp`: a Model Context Protocol server on standard input and output, until the client
+ * closes standard input or a signal ends it. Standard output carries protocol messages alone;
+ * a tool's failure is its answer (`isError`), and the server goes on serving.
+ */
+export async function serveMcp(context: Context): Promise<void> {
+  const server = new McpServer({ name: 'mkt', title: 'mkt: exchange fee data', version: VERSION }, { instructions: INSTRUCTIONS });
+  for (const tool of TOOLS) {
+    server.registerTool(
+      tool.name,
+      { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { readOnlyHint: true, openWorldHint: true } },
+      async (args: Record<string, unknown>, extra) => {
+        try {
+          return await answer(context, await tool.run(context, args, extra.signal));
+        } catch (error) {
+          context.log.debug(`${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
+          return failure(context, error);
+        }
+      },
+    );
+  }
+  const { stdin, stdout } = context.deps;
+  const transport = new StdioServerTransport(stdin, stdout);
+  const closed = new Promise<void>((resolve) => {
+    stdin.once('end', resolve);
+    stdin.once('close', resolve);
+    context.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.connect(transport);
+  context.log.debug(`mcp: serving ${TOOLS.length} tools on stdio`);
+  await closed;
+  await server.close();
+  if (context.signal.aborted) throw abortReason(context.signal);
+}
