@@ -17,17 +17,23 @@ const INSTRUCTIONS =
  */
 export async function serveMcp(context: Context): Promise<void> {
   const server = new McpServer({ name: 'mkt', title: 'mkt: exchange fee data', version: VERSION }, { instructions: INSTRUCTIONS });
+  // Calls still running when the input ends, which answer before the server closes: `… | mkt mcp` gets every answer.
+  const running = new Set<Promise<unknown>>();
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.input, outputSchema: tool.output, annotations: { readOnlyHint: true, openWorldHint: true } },
-      async (args: Record<string, unknown>, extra) => {
-        try {
-          return await answer(context, await tool.run(context, args, extra.signal));
-        } catch (error) {
-          context.log.debug(`${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
-          return failure(context, error);
-        }
+      (args: Record<string, unknown>, extra) => {
+        const call = tool.run(context, args, extra.signal).then(
+          (data) => answer(context, data),
+          (error: unknown) => {
+            context.log.debug(`${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
+            return failure(context, error);
+          },
+        );
+        running.add(call);
+        void call.finally(() => running.delete(call));
+        return call;
       },
     );
   }
@@ -41,6 +47,13 @@ export async function serveMcp(context: Context): Promise<void> {
   await server.connect(transport);
   context.log.debug(`mcp: serving ${TOOLS.length} tools on stdio`);
   await closed;
+  // The last message read has begun its call by now: its handler starts as the message is read.
+  await new Promise((resolve) => setImmediate(resolve));
+  // A call's answer is sent a few steps after its work settles (its output checked), and closing drops what is not sent.
+  while (running.size > 0 && !context.signal.aborted) {
+    await Promise.allSettled(running);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
   await server.close();
   if (context.signal.aborted) throw abortReason(context.signal);
 }
