@@ -6,7 +6,7 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox help) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters mcp sync sql auth config completion sandbox help) ;;
     results) _mkt_words=(get) ;;
     auth) _mkt_words=(login status list logout help) ;;
     config) _mkt_words=(get set unset list path help) ;;
@@ -28,6 +28,7 @@ _mkt_flags_of() {
     diff) _mkt_words=(--from --to --parse-amounts --exit-code --mirror --online --offline -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     version) _mkt_words=(--allow-drift --include-source --include-footnotes --include-definitions -f --format -o --output --columns --csv-safe --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     filters) _mkt_words=(-f --format -o --output --columns --csv-safe -q --quiet -v --verbose --no-color -h --help) ;;
+    mcp) _mkt_words=(--profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     sync) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --include-source --include-footnotes --include-definitions --mirror --full-refresh --exit-code -f --format --profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color -h --help) ;;
     sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color -h --help) ;;
     auth|config|completion) _mkt_words=(-h --help) ;;
@@ -94,7 +95,7 @@ _mkt_argument_of() {
       esac ;;
     'config help:0') _mkt_kind=choices _mkt_words=(get set unset list path) ;;
     completion:0) _mkt_kind=choices _mkt_words=(bash zsh fish) ;;
-    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql auth config completion sandbox) ;;
+    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters mcp sync sql auth config completion sandbox) ;;
     *) _mkt_kind=none ;;
   esac
 }

@@ -229,11 +229,10 @@ export function buildProgram(deps: Deps, onContext: (context: Context) => void =
   registerDiffCommand(program, contextFor);
   registerVersionCommand(program, contextFor);
   registerFiltersCommand(program, contextFor);
+  registerMcpCommand(program, contextFor);
   program.commandsGroup('Mirror commands:');
   registerSyncCommand(program, contextFor);
   registerSqlCommand(program, contextFor);
-  program.commandsGroup('Agent commands:');
-  registerMcpCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

@@ -6,18 +6,17 @@ import { addExamples } from '../commands/examples.js';
 export function registerMcpCommand(program: Command, contextFor: ContextFor): void {
   const command = program
     .command('mcp')
-    .summary('A read-only MCP server on stdio, for assistants and agents')
+    .summary('The data commands as MCP tools, for assistants')
     .description(
-      'Serve the Model Context Protocol on standard input and output: eight read-only tools (exchanges, filter values, results '
-        + 'search, fee schedules, rules and order types, compare, diff, SQL over the mirror) for an MCP client to start (docs/mcp.md). '
-        + 'The key comes from the profile or MKT_API_KEY, as for every command; logs go to stderr.',
+      "Serve the data commands as eight read-only Model Context Protocol tools on stdin and stdout, for an assistant's MCP "
+        + 'client (docs/mcp.md). The key comes from the profile or MKT_API_KEY; logs go to stderr.',
     )
     .action(async (_flags: unknown, self: Command) => {
       const { serveMcp } = await import('./server.js');
       await serveMcp(contextFor(self));
     });
   addExamples(command, [
-    { comment: 'An MCP client\'s configuration starts it as: {"mcpServers": {"mkt": {"command": "mkt", "args": ["mcp"]}}}', command: 'mkt mcp' },
+    { comment: 'What an MCP client starts, the key from the profile or MKT_API_KEY (docs/mcp.md)', command: 'mkt mcp' },
     { comment: 'A demo for an assistant, no key needed: the built-in sandbox', command: 'mkt --sandbox mcp' },
   ]);
 }

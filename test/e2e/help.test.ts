@@ -20,7 +20,7 @@ describe('mkt --help', () => {
   it('lists the commands in the order people need them, and ends pointing to mkt <command> --help', async () => {
     const run = await runInProcess(['--help']);
     expect(run.code).toBe(0);
-    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox'];
+    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'mcp', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox'];
     const positions = order.map((name) => run.stdout.search(new RegExp(`^  ${name}\\b`, 'm')));
     expect(positions.every((position) => position > 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));

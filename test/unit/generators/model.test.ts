@@ -22,7 +22,7 @@ const option = (path: string, long: string): OptionSpec => {
 describe('the completion model of the program', () => {
   it('has every visible command, nested ones included, and none of the hidden ones', () => {
     expect(allCommands(program).map((spec) => spec.path.join(' '))).toEqual([
-      '', 'fees', 'rules', 'order-types', 'historical', 'results', 'results get', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql',
+      '', 'fees', 'rules', 'order-types', 'historical', 'results', 'results get', 'exchanges', 'compare', 'diff', 'version', 'filters', 'mcp', 'sync', 'sql',
       'auth', 'auth login', 'auth status', 'auth list', 'auth logout',
       'config', 'config get', 'config set', 'config unset', 'config list', 'config path',
       'completion', 'sandbox',
