@@ -83,13 +83,13 @@ export async function searchFeeResults(server: Context, args: SearchArguments, s
   const full = search.detail === 'full';
   const includes = full ? EVERY_CITATION : {};
   if (search.id !== undefined) return recordById(server, search.id, includes, signal);
-  const [{ toResultsRequest }, { inServiceSpelling }] = await Promise.all([import('../commands/results.js'), import('../commands/service-spelling.js')]);
+  const [{ camel, toResultsRequest }, { inServiceSpelling }] = await Promise.all([import('../commands/results.js'), import('../commands/service-spelling.js')]);
   const limit = search.limit ?? PAGE_SIZE.default;
   // The flags of `mkt results`, checked and spelt as the command checks and spells them.
   const request = toResultsRequest({
     exchangeName: search.exchange_name,
     supplierName: search.supplier_name,
-    ...Object.fromEntries(ENUM_FILTER_NAMES.map((name) => [name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), search[name as keyof typeof search]])),
+    ...Object.fromEntries(ENUM_FILTER_NAMES.map((name) => [camel(name), search[name as keyof typeof search]])),
     startDate: search.start_date,
     endDate: search.end_date,
     latestOnly: search.latest_only,
@@ -108,7 +108,7 @@ export async function searchFeeResults(server: Context, args: SearchArguments, s
     if (fits === 'full') break;
     taken++;
     if (fits === 'oversized') {
-      notes.push(`record ${String(record.id ?? record.record_id)} is left out: alone it is larger than an answer may be; ask for it by id with detail concise`);
+      notes.push(`record ${String(record.id ?? record.record_id)} is left out: alone it is larger than an answer may be; detail concise has it, and mkt results get ${String(record.id ?? record.record_id)} -f json whole`);
       break;
     }
   }

@@ -3,7 +3,7 @@ import type { ServiceClient } from '../api/client.js';
 import { Context } from '../commands/context.js';
 import type { ResolvedSettings } from '../config/resolve.js';
 import { describeFailure } from '../core/error-codes.js';
-import { MktError, UsageError } from '../core/errors.js';
+import { MalformedResponseError, MktError, UsageError } from '../core/errors.js';
 import { redactKey } from '../core/redaction.js';
 
 /**
@@ -161,9 +161,19 @@ async function keyOf(server: Context): Promise<string> {
   }
 }
 
-/** A tool's data as its answer, the key made `***` wherever a server may have echoed it. */
-export async function answer(server: Context, data: Record<string, unknown>): Promise<ToolAnswer> {
+/** The longest JSON of an answer's data: twice that, and the envelope, stay under the contract's 100,000 characters. */
+const MAX_ANSWER_CHARS = 49_000;
+
+/**
+ * A tool's data as its answer, the key made `***` wherever a server may have echoed it. Paged
+ * data fits by construction; an answer that is one object of the service's and too large to
+ * hold (a fee schedule, the filters' values) is a malformed answer.
+ */
+export async function answer(server: Context, data: Record<string, unknown>): Promise<ToolAnswer | ToolFailure> {
   const text = redactKey(JSON.stringify(data), await keyOf(server));
+  if (text.length > MAX_ANSWER_CHARS) {
+    return failure(server, new MalformedResponseError('the service sent more than a tool result may hold', { hint: 'Ask for less: fewer exchanges, or a narrower search.' }));
+  }
   return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as Record<string, unknown> };
 }
 

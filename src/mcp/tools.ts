@@ -3,6 +3,7 @@ import { allowedFilterValues, filterValuesOf } from '../api/available-filters.js
 import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, FIXED_VALUE_PARAMETERS } from '../api/filters.js';
 import type { Context } from '../commands/context.js';
 import { matchAllowed, parseExchangeId, parseVolumeFlag } from '../commands/flag-values.js';
+import { MalformedResponseError } from '../core/errors.js';
 import { SEARCH_INPUT, SEARCH_OUTPUT, searchFeeResults } from './search.js';
 import { collectRecords, decodeCursor, encodeCursor, RecordBudget } from './tool-call.js';
 
@@ -61,7 +62,7 @@ async function rowsOf(
 /** The one object a command writes for a tool (an exchange's answer): its NDJSON's first line, or every line of a list. */
 async function bodyOf(server: Context, signal: AbortSignal, run: (call: Context) => Promise<void>): Promise<unknown> {
   const found = await collectRecords(server, signal, new RecordBudget(Number.POSITIVE_INFINITY), 0, run);
-  if (found.cut) throw new (await import('../core/errors.js')).MalformedResponseError('the service sent an answer larger than a tool result may be');
+  if (found.cut) throw new MalformedResponseError('the service sent more than a tool result may hold');
   return found.records.length === 1 ? found.records[0] : found.records;
 }
 

@@ -1,5 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -237,5 +239,56 @@ describe('mkt mcp without a key', () => {
     expect(JSON.parse(answer.result.content[0]?.text ?? '')).toEqual({
       error: { code: 'auth', message: 'no API key for profile "default"', hint: 'Run `mkt auth login`, or set MKT_API_KEY. To try mkt without a key, add --sandbox.', retryable: false },
     });
+  });
+});
+
+describe('mkt mcp against a service whose answers are too large for a result', () => {
+  const key = 'hostile-test-key-0123456789';
+  const record = (id: string, notes: number) => ({ id, exchange_name: 'NYSE', fee_type: 'Equity', fee_amount: '$0.0030', fee_notes: 'n'.repeat(notes) });
+  let hostile: Server;
+  let url = '';
+  beforeAll(async () => {
+    hostile = createServer((request, response) => {
+      const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+      response.setHeader('content-type', 'application/json');
+      if (path === '/api/v1/fee-schedule-results/filters') {
+        // Thousands of plain values, and the key echoed among them.
+        response.end(JSON.stringify({ data: { fee_types: [key, ...Array.from({ length: 6000 }, (_, index) => `Value ${index}`)] } }));
+      } else if (path === '/api/v1/fee-schedule-results') {
+        // The second record alone is larger than a result may be; the first and third are small.
+        const data = [record('a', 30_000), record('b', 60_000), record('c', 10), record('d', 10)];
+        response.end(JSON.stringify({ total_records: 4, page_size: 4, total_pages: 1, current_page: 0, data }));
+      } else {
+        response.statusCode = 404;
+        response.end('{}');
+      }
+    });
+    await new Promise<void>((resolve) => hostile.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => hostile?.close(resolve));
+  });
+  const server = useServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: url, MKT_API_KEY: key }));
+
+  it('cuts a page at a record, names the record too large for any result, and loses none of the others', async () => {
+    const answers: ToolResult[] = [];
+    let cursor: string | undefined;
+    do {
+      const result = await call(server.client, 'search_fee_results', cursor ? { cursor } : { limit: 4, detail: 'full' });
+      answers.push(result);
+      cursor = (dataOf(result) as Page).next_cursor;
+    } while (cursor !== undefined && answers.length < 10);
+    const pages = answers.map((result) => result.structuredContent as Page & { notes?: string[] });
+    expect(pages.map((page) => page.records.map((found) => found.id))).toEqual([['a'], [], ['c', 'd']]);
+    expect(pages[1]?.notes).toEqual(['record b is left out: alone it is larger than an answer may be; detail concise has it, and mkt results get b -f json whole']);
+    expect(Math.max(...answers.map((result) => JSON.stringify(result).length))).toBeLessThan(100_000);
+  });
+
+  it('answers malformed_answer for an answer too large to hold whole, and goes on', async () => {
+    const result = await call(server.client, 'get_filter_values');
+    expect(errorOf(result)).toEqual({ code: 'malformed_answer', message: 'the service sent more than a tool result may hold', hint: 'Ask for less: fewer exchanges, or a narrower search.', retryable: false });
+    expect((dataOf(await call(server.client, 'search_fee_results', { limit: 1 })) as Page).records).toEqual([{ id: 'a', exchange_name: 'NYSE', fee_type: 'Equity', fee_amount: '$0.0030' }]);
+    expect(JSON.stringify(result) + server.stderr()).not.toContain(key);
   });
 });
