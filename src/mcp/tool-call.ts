@@ -117,8 +117,11 @@ export class ToolCallContext extends Context {
     super({ ...server.deps, stdout }, { ...server.globals, format: 'ndjson', output: undefined, columns: undefined, csvSafe: false, quiet: true, color: false });
   }
 
-  override settings(): Promise<ResolvedSettings> {
-    return this.server.settings();
+  override async settings(): Promise<ResolvedSettings> {
+    const settings = await this.server.settings();
+    // This call's log is its own: it hides the key as the server's does.
+    if (settings.apiKey) this.log.conceal(settings.apiKey);
+    return settings;
   }
 
   override client(): Promise<ServiceClient> {
