@@ -3,8 +3,7 @@ import { ENUM_FILTER_NAMES, ENUM_FILTER_VALUES, ORDER_BY_VALUES, ORDER_DIR_VALUE
 import { RECORD_ID_FIELDS } from '../api/record-id.js';
 import { INCLUDE_PARAMETERS, type Includes } from '../api/results-query.js';
 import type { Context } from '../commands/context.js';
-import { UsageError } from '../core/errors.js';
-import { collectRecords, decodeCursor, encodeCursor, RecordBudget } from './tool-call.js';
+import { collectRecords, encodeCursor, pagingOf, RecordBudget } from './tool-call.js';
 
 const values = (what: string) => z.array(z.string().min(1)).optional().describe(what);
 
@@ -38,15 +37,15 @@ export const SEARCH_OUTPUT = {
 const searchArguments = z.object(SEARCH_INPUT);
 type SearchArguments = z.infer<typeof searchArguments>;
 
-/** Where a search goes on: its own arguments, the page of the service, and the records of that page already answered. */
-interface SearchState {
-  search: Omit<SearchArguments, 'cursor'>;
+/** Where a search goes on: its arguments, the page of the service, and the records of that page already answered. */
+interface SearchPaging {
+  args: Omit<SearchArguments, 'cursor'>;
   page: number;
   skip: number;
 }
 
-const searchState = z.object({ search: searchArguments.omit({ cursor: true }), page: z.number().int().min(0), skip: z.number().int().min(0) });
-const isSearchState = (value: unknown): value is SearchState => searchState.safeParse(value).success;
+const searchPaging = z.object({ args: searchArguments.omit({ cursor: true }), page: z.number().int().min(0), skip: z.number().int().min(0) });
+const isSearchPaging = (value: unknown): value is SearchPaging => searchPaging.safeParse(value).success;
 
 /** The fields of a concise record, in this order, by either edition's names: what a fee is, for whom, and how much. */
 const CONCISE_FIELDS = [
@@ -62,24 +61,10 @@ function concise(record: Record<string, unknown>): Record<string, unknown> {
 /** Every citation of the 2026 edition, for `detail: full`. */
 const EVERY_CITATION: Includes = Object.fromEntries(INCLUDE_PARAMETERS.map((parameter) => [parameter, true]));
 
-/** The arguments, keys sorted, to tell whether a cursor was given with the search that made it. */
-const canonical = (search: object): string => JSON.stringify(Object.entries(search).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)));
-
-/** The search a call asks for: its arguments, or its cursor's, which the arguments given with it must not contradict. */
-function stateOf(args: SearchArguments): SearchState {
-  const { cursor, ...search } = args;
-  if (cursor === undefined) return { search, page: 0, skip: 0 };
-  const state = decodeCursor(cursor, isSearchState);
-  if (canonical(search) !== '[]' && canonical(search) !== canonical(state.search)) {
-    throw new UsageError('the cursor goes on another search than these arguments', { hint: 'Give the cursor alone, or with the arguments of the search that gave it.' });
-  }
-  return state;
-}
-
 /** `search_fee_results`: a page of results, or one record by id, as data, with a cursor to the next. */
 export async function searchFeeResults(server: Context, args: SearchArguments, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const state = stateOf(args);
-  const { search } = state;
+  const state = pagingOf(args, isSearchPaging, (given) => ({ args: given as SearchPaging['args'], page: 0, skip: 0 }));
+  const search = state.args;
   const full = search.detail === 'full';
   const includes = full ? EVERY_CITATION : {};
   if (search.id !== undefined) return recordById(server, search.id, includes, signal);
@@ -112,7 +97,8 @@ export async function searchFeeResults(server: Context, args: SearchArguments, s
       break;
     }
   }
-  const next: SearchState | undefined = taken < page.data.length ? { search, page: state.page, skip: taken } : state.page + 1 < page.total_pages ? { search, page: state.page + 1, skip: 0 } : undefined;
+  const next: SearchPaging | undefined =
+    taken < page.data.length ? { args: search, page: state.page, skip: taken } : state.page + 1 < page.total_pages ? { args: search, page: state.page + 1, skip: 0 } : undefined;
   return {
     records: budget.records,
     total_records: page.total_records,

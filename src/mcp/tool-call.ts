@@ -192,13 +192,19 @@ export async function failure(server: Context, error: unknown): Promise<ToolFail
   return { content: [{ type: 'text', text: redactKey(JSON.stringify(described), await keyOf(server)) }], isError: true };
 }
 
+/** Where a paged answer goes on: the arguments of the call that began it, and the records already answered. */
+export interface Paging {
+  args: Record<string, unknown>;
+  skip: number;
+}
+
 /** An opaque cursor: the state to go on from, in base64url JSON. */
-export function encodeCursor(state: unknown): string {
+export function encodeCursor(state: Paging): string {
   return Buffer.from(JSON.stringify(state)).toString('base64url');
 }
 
 /** The state of a cursor this server gave, checked by `isState`; anything else is a usage error. */
-export function decodeCursor<T>(cursor: string, isState: (value: unknown) => value is T): T {
+function decodeCursor<S extends Paging>(cursor: string, isState: (value: unknown) => value is S): S {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -209,4 +215,21 @@ export function decodeCursor<T>(cursor: string, isState: (value: unknown) => val
     throw new UsageError('the cursor is not one this tool gave', { hint: 'Pass next_cursor of the previous answer as it is, or leave cursor out to start again.' });
   }
   return value;
+}
+
+/** Arguments with their keys sorted, the absent left out: to tell whether two calls ask the same. */
+const canonical = (args: object): string => JSON.stringify(Object.entries(args).filter(([, value]) => value !== undefined).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * Where a call begins: with a `cursor`, where that cursor goes on, the call's other arguments
+ * absent or those the cursor stands for; else `start` of the arguments.
+ */
+export function pagingOf<S extends Paging>(args: Record<string, unknown>, isState: (value: unknown) => value is S, start: (given: Record<string, unknown>) => S): S {
+  const { cursor, ...given } = args;
+  if (typeof cursor !== 'string') return start(given);
+  const state = decodeCursor(cursor, isState);
+  if (canonical(given) !== '[]' && canonical(given) !== canonical(state.args)) {
+    throw new UsageError('the cursor goes on another call than these arguments', { hint: 'Give the cursor alone, or with the arguments of the call that gave it.' });
+  }
+  return state;
 }

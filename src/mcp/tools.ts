@@ -5,7 +5,7 @@ import type { Context } from '../commands/context.js';
 import { matchAllowed, parseExchangeId, parseVolumeFlag } from '../commands/flag-values.js';
 import { MalformedResponseError } from '../core/errors.js';
 import { SEARCH_INPUT, SEARCH_OUTPUT, searchFeeResults } from './search.js';
-import { collectRecords, decodeCursor, encodeCursor, RecordBudget } from './tool-call.js';
+import { collectRecords, encodeCursor, type Paging, pagingOf, RecordBudget } from './tool-call.js';
 
 /** One tool of `mkt mcp`: what an agent reads of it, and what it does. */
 export interface ToolSpec {
@@ -28,13 +28,8 @@ const serviceBody = z.unknown().describe("the service's answer, as it sent it");
 /** A volume as `--volume` takes it. */
 const volumeOf = (volume: number | string): number => parseVolumeFlag(String(volume));
 
-/** Where a list that a command writes goes on: the tool's arguments, and the rows already answered. */
-interface ListState {
-  args: Record<string, unknown>;
-  skip: number;
-}
-const listState = z.object({ args: z.record(z.string(), z.unknown()), skip: z.number().int().min(0) });
-const isListState = (value: unknown): value is ListState => listState.safeParse(value).success;
+const listPaging = z.object({ args: z.record(z.string(), z.unknown()), skip: z.number().int().min(0) });
+const isListPaging = (value: unknown): value is Paging => listPaging.safeParse(value).success;
 
 /**
  * The rows a command writes, as a tool's answer under `key`: as many as fit, from the cursor's
@@ -48,8 +43,7 @@ async function rowsOf(
   signal: AbortSignal,
   run: (call: Context, args: Record<string, unknown>) => Promise<void>,
 ): Promise<Record<string, unknown>> {
-  const { cursor, ...given } = args;
-  const state = typeof cursor === 'string' ? decodeCursor(cursor, isListState) : { args: given, skip: 0 };
+  const state = pagingOf(args, isListPaging, (given) => ({ args: given, skip: 0 }));
   const found = await collectRecords(server, signal, new RecordBudget(Number.POSITIVE_INFINITY), state.skip, (call) => run(call, state.args));
   const notes = found.oversized ? [`row ${state.skip + 1} is left out: alone it is larger than an answer may be`] : [];
   return {
@@ -86,7 +80,7 @@ export const TOOLS: readonly ToolSpec[] = [
       const { exchangeList } = await import('../commands/exchanges-run.js');
       const { list } = await exchangeList(server, false);
       const rows = list.exchanges.map(({ id, name, feeTypes, records }) => ({ exchange: id, name, fee_types: feeTypes ?? null, records }));
-      const skip = typeof args.cursor === 'string' ? decodeCursor(args.cursor, isListState).skip : 0;
+      const { skip } = pagingOf(args, isListPaging, () => ({ args: {}, skip: 0 }));
       const budget = new RecordBudget(Number.POSITIVE_INFINITY);
       let next = skip;
       for (const exchange of rows.slice(skip)) {

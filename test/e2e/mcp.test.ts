@@ -161,6 +161,15 @@ describe('mkt --sandbox mcp', () => {
     });
     expect(errorOf(await call(server.client, 'search_fee_results', { fee_type: ['Opton'] }))).toMatchObject({ code: 'usage', message: expect.stringContaining('did you mean Option?'), retryable: false });
     expect(errorOf(await call(server.client, 'search_fee_results', { cursor: 'not-a-cursor' }))).toMatchObject({ code: 'usage', message: 'the cursor is not one this tool gave' });
+    // A cursor stands for its search: given again with the same arguments it goes on, with others it is refused.
+    const first = dataOf(await call(server.client, 'search_fee_results', { exchange_name: ['IEX'], limit: 2 })) as Page;
+    const again = dataOf(await call(server.client, 'search_fee_results', { exchange_name: ['IEX'], limit: 2, cursor: first.next_cursor })) as Page;
+    expect(again.records).toHaveLength(2);
+    expect(again.records[0]?.id).not.toBe(first.records[0]?.id);
+    expect(errorOf(await call(server.client, 'search_fee_results', { exchange_name: ['NYSE'], cursor: first.next_cursor }))).toMatchObject({
+      code: 'usage',
+      message: 'the cursor goes on another call than these arguments',
+    });
     expect(errorOf(await call(server.client, 'get_fee_schedule', { exchange: 'NYSE', volume: 'lots' }))).toMatchObject({ code: 'usage' });
     expect(dataOf(await call(server.client, 'get_fee_schedule', { exchange: 'IEX' })).schedule).toMatchObject({ exchange: 'IEX' });
     // Logs go to stderr: compare's warning of the venue it could not price.
