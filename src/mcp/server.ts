@@ -45,6 +45,8 @@ export async function serveMcp(context: Context): Promise<void> {
     context.signal.addEventListener('abort', () => resolve(), { once: true });
   });
   await server.connect(transport);
+  // A person who typed `mkt mcp` at a terminal is told what it waits for; a client reads nothing of it.
+  if (stdin.isTTY === true && context.showsProgress) context.log.info('mkt mcp serves an MCP client on stdin and stdout (docs/mcp.md); Ctrl-C ends it.');
   context.log.debug(`mcp: serving ${TOOLS.length} tools on stdio`);
   await closed;
   // The last message read has begun its call by now: its handler starts as the message is read.

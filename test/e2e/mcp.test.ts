@@ -4,7 +4,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
+import { run } from '../../src/main.js';
 import { cleanEnv, MKT_BIN, runMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -299,5 +300,15 @@ describe('mkt mcp against a service whose answers are too large for a result', (
     expect(errorOf(result)).toEqual({ code: 'malformed_answer', message: 'the service sent more than a tool result may hold', hint: 'Ask for less: fewer exchanges, or a narrower search.', retryable: false });
     expect((dataOf(await call(server.client, 'search_fee_results', { limit: 1 })) as Page).records).toEqual([{ id: 'a', exchange_name: 'NYSE', fee_type: 'Equity', fee_amount: '$0.0030' }]);
     expect(JSON.stringify(result) + server.stderr()).not.toContain(key);
+  });
+});
+
+describe('mkt mcp typed at a terminal', () => {
+  it('says on stderr what it waits for, and ends with its input', async () => {
+    const deps = memoryDeps({ stderr: { isTTY: true, columns: 80 } });
+    Object.assign(deps.stdin, { isTTY: true });
+    expect(await run(['--sandbox', 'mcp'], deps)).toBe(0);
+    expect(deps.stdout.text()).toBe('');
+    expect(deps.stderr.text()).toBe('mkt mcp serves an MCP client on stdin and stdout (docs/mcp.md); Ctrl-C ends it.\n');
   });
 });
