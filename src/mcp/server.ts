@@ -3,7 +3,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Context } from '../commands/context.js';
 import { abortReason } from '../core/errors.js';
 import { VERSION } from '../core/version.js';
-import { answer, failure } from './tool-call.js';
+import { answer, failure, inArgumentNames } from './tool-call.js';
 import { TOOLS } from './tools.js';
 
 const INSTRUCTIONS =
@@ -28,7 +28,7 @@ export async function serveMcp(context: Context): Promise<void> {
           (data) => answer(context, data),
           (error: unknown) => {
             context.log.debug(`${tool.name}: ${error instanceof Error ? error.message : String(error)}`);
-            return failure(context, error);
+            return failure(context, inArgumentNames(error, Object.keys(tool.input)));
           },
         );
         running.add(call);

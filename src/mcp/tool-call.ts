@@ -181,6 +181,18 @@ export async function answer(server: Context, data: Record<string, unknown>): Pr
 }
 
 /**
+ * A usage error in the words of the tool whose arguments it is about: a command's checks name
+ * their flags (`--fee-type: unknown value`), which are the tool's arguments `argumentNames`
+ * (`fee_type`). Other errors, and other flags, are as they were.
+ */
+export function inArgumentNames(error: unknown, argumentNames: readonly string[]): unknown {
+  if (!(error instanceof UsageError)) return error;
+  const named = (text: string) =>
+    text.replace(/(?<![\w-])--([a-z]+(?:-[a-z]+)*)\b/g, (flag, name: string) => (argumentNames.includes(name.replaceAll('-', '_')) ? name.replaceAll('-', '_') : flag));
+  return new UsageError(named(error.message), { hint: error.hint === undefined ? undefined : named(error.hint), httpStatus: error.httpStatus });
+}
+
+/**
  * A failure as a tool's answer: `isError`, and as its text the JSON of `--error-format json`
  * (src/core/error-codes.ts) less the exit code: the stable code, what happened, what to do, and
  * whether trying again may help. It has no `structuredContent`: clients (the SDK's among them)

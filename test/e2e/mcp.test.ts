@@ -160,7 +160,14 @@ describe('mkt --sandbox mcp', () => {
       http_status: 404,
       retryable: false,
     });
-    expect(errorOf(await call(server.client, 'search_fee_results', { fee_type: ['Opton'] }))).toMatchObject({ code: 'usage', message: expect.stringContaining('did you mean Option?'), retryable: false });
+    // The checks of `mkt results`, in the words of the tool's arguments.
+    expect(errorOf(await call(server.client, 'search_fee_results', { fee_type: ['Opton'] }))).toEqual({
+      code: 'usage',
+      message: 'fee_type: unknown value "Opton"; did you mean Option?',
+      hint: 'Allowed values: Equity, Option.',
+      retryable: false,
+    });
+    expect(errorOf(await call(server.client, 'search_fee_results', { start_date: '2025-02-30' }))).toMatchObject({ message: 'start_date: "2025-02-30" is not a date' });
     expect(errorOf(await call(server.client, 'search_fee_results', { cursor: 'not-a-cursor' }))).toMatchObject({ code: 'usage', message: 'the cursor is not one this tool gave' });
     // A cursor stands for its search: given again with the same arguments it goes on, with others it is refused.
     const first = dataOf(await call(server.client, 'search_fee_results', { exchange_name: ['IEX'], limit: 2 })) as Page;
@@ -171,7 +178,7 @@ describe('mkt --sandbox mcp', () => {
       code: 'usage',
       message: 'the cursor goes on another call than these arguments',
     });
-    expect(errorOf(await call(server.client, 'get_fee_schedule', { exchange: 'NYSE', volume: 'lots' }))).toMatchObject({ code: 'usage' });
+    expect(errorOf(await call(server.client, 'get_fee_schedule', { exchange: 'NYSE', volume: 'lots' }))).toMatchObject({ code: 'usage', message: 'volume must be a whole monthly volume, not "lots"' });
     expect(dataOf(await call(server.client, 'get_fee_schedule', { exchange: 'IEX' })).schedule).toMatchObject({ exchange: 'IEX' });
     // Logs go to stderr: compare's warning of the venue it could not price.
     expect(server.stderr()).toBe('warning: NYSX: unknown exchange NYSX (404)\n');
