@@ -40,8 +40,8 @@ export class RecordBudget {
   ) {}
 
   /**
-   * Takes the record if it fits; false once full. A record that alone exceeds the budget is
-   * `oversized`: the caller names it in a note rather than stall there.
+   * Takes the record if it fits, else answers `full`; a record that alone exceeds the budget is
+   * `oversized`, which the caller names in a note and pages past rather than stall there.
    */
   take(record: Record<string, unknown>): 'taken' | 'full' | 'oversized' {
     const size = JSON.stringify(record).length + 1;
@@ -65,10 +65,10 @@ function readerWentAway(): NodeJS.ErrnoException {
  * `skip` lasts, then taken into the budget until it is full, when the stream breaks as a pipe
  * whose reader has gone, and the command stops writing.
  */
-export class NdjsonCollector extends Writable {
+class NdjsonCollector extends Writable {
   private partial = '';
   private skipped = 0;
-  /** Records before the first taken, skipped or taken: where the next page begins. */
+  /** Records taken, and one passed over as oversized: the next answer begins that many after `skip`. */
   passed = 0;
   /** A record left out because it alone is larger than an answer may be. */
   oversized = false;
@@ -109,7 +109,7 @@ export class NdjsonCollector extends Writable {
  * the key resolved once), with its own standard output, quiet stderr and its own end. Commands
  * run in it as with `-f ndjson -q`, and what they write is the tool's data.
  */
-export class ToolCallContext extends Context {
+class ToolCallContext extends Context {
   constructor(
     private readonly server: Context,
     stdout: Writable,
@@ -130,7 +130,7 @@ export class ToolCallContext extends Context {
 }
 
 /** Runs `work` in a call's own Context, which ends with it, and stops when the client cancels the call. */
-export async function inToolCall<T>(server: Context, stdout: Writable, signal: AbortSignal, work: (call: Context) => Promise<T>): Promise<T> {
+async function inToolCall<T>(server: Context, stdout: Writable, signal: AbortSignal, work: (call: Context) => Promise<T>): Promise<T> {
   const call = new ToolCallContext(server, stdout);
   const cancel = () => call.abort(new MktError('the client cancelled the tool call'));
   signal.addEventListener('abort', cancel, { once: true });
