@@ -6,7 +6,7 @@
 # The subcommands of the command path $1 ('' is mkt itself).
 _mkt_commands_of() {
   case $1 in
-    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox help) ;;
+    '') _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql export tap mcp auth config completion sandbox help) ;;
     results) _mkt_words=(get) ;;
     auth) _mkt_words=(login status list logout help) ;;
     config) _mkt_words=(get set unset list path help) ;;
@@ -32,6 +32,7 @@ _mkt_flags_of() {
     sql) _mkt_words=(--mirror -f --format -o --output --columns --csv-safe --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     export) _mkt_words=(--exchange-name --supplier-name --fee-type --fee-category --fee-action --fee-participant --fee-symbol-classification --fee-symbol-type --fee-trade-type --start-date --end-date --latest-only --partition-by --overwrite --mirror --profile --sandbox --sandbox-shape -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     tap) _mkt_words=(--config --state --catalog --discover --sandbox --sandbox-shape --dry-run -q --quiet -v --verbose --no-color --error-format -h --help) ;;
+    mcp) _mkt_words=(--profile --base-url --sandbox --sandbox-shape --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     auth|config) _mkt_words=(-h --help) ;;
     'auth login') _mkt_words=(--no-verify --profile --base-url --timeout --retries --max-rps --insecure -q --quiet -v --verbose --no-color --error-format -h --help) ;;
     'auth status') _mkt_words=(--check --profile --base-url --sandbox --sandbox-shape -v --verbose --no-color --error-format -h --help) ;;
@@ -100,7 +101,7 @@ _mkt_argument_of() {
       esac ;;
     'config help:0') _mkt_kind=choices _mkt_words=(get set unset list path) ;;
     completion:0) _mkt_kind=choices _mkt_words=(bash zsh fish) ;;
-    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox) ;;
+    help:0) _mkt_kind=choices _mkt_words=(fees rules order-types historical results exchanges compare diff version filters sync sql export tap mcp auth config completion sandbox) ;;
     *) _mkt_kind=none ;;
   esac
 }

@@ -6,7 +6,7 @@
 function __mkt_subcommands
     switch "$argv[1]"
         case ''
-            printf '%s\n' fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox help
+            printf '%s\n' fees rules order-types historical results exchanges compare diff version filters sync sql export tap mcp auth config completion sandbox help
         case results
             printf '%s\n' get
         case auth
@@ -137,7 +137,7 @@ function __mkt_values
         case completion:0
             set values bash zsh fish
         case help:0
-            set values fees rules order-types historical results exchanges compare diff version filters sync sql export tap auth config completion sandbox
+            set values fees rules order-types historical results exchanges compare diff version filters sync sql export tap mcp auth config completion sandbox
     end
     set -l prefix ''
     if test $list = 1
@@ -225,6 +225,7 @@ complete -c mkt -n '__mkt_in \'\'' -a sync -d 'Bring the local mirror up to date
 complete -c mkt -n '__mkt_in \'\'' -a sql -d 'SQL over the mirror, read-only'
 complete -c mkt -n '__mkt_in \'\'' -a export -d 'A Hive-partitioned Parquet tree from the mirror'
 complete -c mkt -n '__mkt_in \'\'' -a tap -d 'The results as a Singer tap (for Meltano)'
+complete -c mkt -n '__mkt_in \'\'' -a mcp -d 'The data commands as MCP tools, for assistants'
 complete -c mkt -n '__mkt_in \'\'' -a auth -d 'Store, show and remove a profile\'s API key'
 complete -c mkt -n '__mkt_in \'\'' -a config -d 'Manage a profile\'s settings'
 complete -c mkt -n '__mkt_in \'\'' -a completion -d 'Print the shell completion script'
@@ -253,21 +254,21 @@ complete -c mkt -n '__mkt_in order-types' -l columns -x -a '(__mkt_values order-
 complete -c mkt -n '__mkt_in historical' -l columns -x -a '(__mkt_values historical:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in results \'results get\' version' -l columns -x -a '(__mkt_values results:--columns)' -d 'fields to output, in this order'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sql \'auth list\'' -l csv-safe -d 'csv for spreadsheets: a \' before each cell that starts with =, +, -, @, a tab or a CR'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export tap \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export tap \'auth status\'' -l sandbox-shape -x -a '(__mkt_values --sandbox-shape)' -d 'with --sandbox: the edition of the service it speaks'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export mcp \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\'' -l profile -x -a '(__mkt_values --profile)' -d 'stored profile to use (env: MKT_PROFILE)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync mcp \'auth login\' \'auth status\'' -l base-url -x -d 'base URL of the service (env: MKT_BASE_URL)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export tap mcp \'auth status\'' -l sandbox -d 'run against an in-process sandbox with its demo key'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync sql export tap mcp \'auth status\'' -l sandbox-shape -x -a '(__mkt_values --sandbox-shape)' -d 'with --sandbox: the edition of the service it speaks'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync mcp \'auth login\'' -l timeout -x -d 'timeout per request (default: 30)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync mcp \'auth login\'' -l retries -x -d 'retries per request (default: 4)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync mcp \'auth login\'' -l max-rps -x -d 'at most this many requests per second'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync mcp \'auth login\'' -l insecure -d 'allow sending the key over plain http to a host that is not loopback'
 complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version sync tap' -l dry-run -d 'print the requests as curl commands (the key as "$MKT_API_KEY") instead of sending them'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -l error-format -x -a '(__mkt_values --error-format)' -d 'a failure as text, or as one JSON object on stderr (env: MKT_ERROR_FORMAT)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap mcp \'auth login\' \'auth list\' \'auth logout\' sandbox' -s q -l quiet -d 'no progress on stderr'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap mcp \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -s v -l verbose -d 'log requests on stderr (the key redacted)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap mcp \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' sandbox' -l no-color -d 'no colour (env: NO_COLOR)'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap mcp \'auth login\' \'auth status\' \'auth list\' \'auth logout\' \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -l error-format -x -a '(__mkt_values --error-format)' -d 'a failure as text, or as one JSON object on stderr (env: MKT_ERROR_FORMAT)'
 complete -c mkt -n '__mkt_in \'\'' -s V -l version -d 'print the version'
-complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
+complete -c mkt -n '__mkt_in \'\' fees rules order-types historical results \'results get\' exchanges compare diff version filters sync sql export tap mcp auth \'auth login\' \'auth status\' \'auth list\' \'auth logout\' config \'config get\' \'config set\' \'config unset\' \'config list\' \'config path\' completion sandbox' -s h -l help -d 'show help'
 complete -c mkt -n '__mkt_in fees compare' -l volume -x -d 'monthly volume: also show the tier and the rates that apply at it (50000000, 5e7, 50M, 2.5B, 750K)'
 complete -c mkt -n '__mkt_in historical results sync export' -l start-date -x -d 'start of the period (optional: only the dates given are sent)'
 complete -c mkt -n '__mkt_in historical results sync export' -l end-date -x -d 'end of the period (optional)'

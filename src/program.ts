@@ -20,6 +20,7 @@ import { registerAuthCommand } from './commands/auth.js';
 import { registerConfigCommand } from './commands/config.js';
 import { registerSandboxCommand } from './commands/sandbox.js';
 import { registerCompletionCommand } from './commands/completion.js';
+import { registerMcpCommand } from './mcp/command.js';
 import { addExamples } from './commands/examples.js';
 import { UsageError } from './core/errors.js';
 import { ERROR_FORMATS } from './core/error-codes.js';
@@ -85,6 +86,8 @@ const GLOBAL_OPTIONS_READ: Readonly<Record<string, readonly GlobalOptionName[]>>
   export: ['profile', ...SANDBOX_OPTIONS, ...GENERAL_OPTIONS],
   results: [...OUTPUT_OPTIONS, ...CONNECTION_OPTIONS, ...GENERAL_OPTIONS],
   tap: [...SANDBOX_OPTIONS, 'dryRun', ...GENERAL_OPTIONS],
+  // A dry run of a server would answer no call: each tool's requests are the commands' own.
+  mcp: [...CONNECTION_OPTIONS.filter((name) => name !== 'dryRun'), ...GENERAL_OPTIONS],
 };
 
 /**
@@ -277,6 +280,7 @@ export function buildProgram(
   registerExportCommand(program, contextFor);
   program.commandsGroup('Pipeline and agent commands:');
   registerTapCommand(program, contextFor);
+  registerMcpCommand(program, contextFor);
   program.commandsGroup('Setup commands:');
   registerAuthCommand(program, contextFor);
   registerConfigCommand(program, contextFor);

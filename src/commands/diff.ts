@@ -18,7 +18,7 @@ interface DiffFlags {
 }
 
 /** `--from` and `--to`: a date written YYYY-MM-DD, or else a version_id. */
-function versionChoice(flag: string): (value: string) => VersionChoice {
+export function versionChoice(flag: string): (value: string) => VersionChoice {
   return (value) => {
     const text = value.trim();
     if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return { date: parseIsoDate(flag, text) };

@@ -53,7 +53,7 @@ interface ResultsFlags extends FilterFlags, IncludeFlags {
 }
 
 
-const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+export const camel = (name: string) => name.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 function pickAlias(flags: FilterFlags, name: 'startDate' | 'endDate', alias: 'since' | 'until', flag: string): string | undefined {
   if (flags[name] !== undefined && flags[alias] !== undefined) {

@@ -92,7 +92,7 @@ const ECHO_ARGS = `mkt() { case $1 in __*) command mkt "$@" ;; *) printf '<%s>' 
 
 describe(`bash${missing('bash')}`, () => {
   it.skipIf(!HAS.bash).each([
-    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'tap', 'sync', 'sql', 'export', 'auth', 'config', 'completion', 'sandbox', 'help']],
+    [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp', 'auth', 'config', 'completion', 'sandbox', 'help']],
     [['mkt', 'he'], ['help']],
     [['mkt', 'help', 's'], ['sync', 'sql', 'sandbox']],
     [['mkt', 'auth', ''], ['login', 'status', 'list', 'logout', 'help']],
@@ -219,7 +219,7 @@ async function zshCompletions(line: string, init?: string, env?: NodeJS.ProcessE
 
 describe(`zsh${missing('zsh')}`, () => {
   it.skipIf(!HAS.zsh).each([
-    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'tap', 'sync', 'sql', 'export', 'auth', 'config', 'completion', 'sandbox', 'help']],
+    ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp', 'auth', 'config', 'completion', 'sandbox', 'help']],
     ['mkt he', ['help']],
     ['mkt help co', ['compare', 'config', 'completion']],
     ['mkt auth ', ['login', 'status', 'list', 'logout', 'help']],
@@ -281,7 +281,7 @@ async function fishCompletions(line: string, env?: NodeJS.ProcessEnv): Promise<s
 
 describe(`fish${missing('fish')}`, () => {
   it.skipIf(!HAS.fish).each([
-    ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'export', 'fees', 'filters', 'help', 'historical', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync', 'tap', 'version']],
+    ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'export', 'fees', 'filters', 'help', 'historical', 'mcp', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync', 'tap', 'version']],
     ['mkt he', ['help']],
     ['mkt help co', ['compare', 'completion', 'config']],
     ['mkt config ', ['get', 'help', 'list', 'path', 'set', 'unset']],

@@ -20,11 +20,11 @@ describe('mkt --help', () => {
   it('lists the commands in the order people need them, and ends pointing to mkt <command> --help', async () => {
     const run = await runInProcess(['--help']);
     expect(run.code).toBe(0);
-    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'tap', 'sync', 'sql', 'auth', 'config', 'completion', 'sandbox'];
+    const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp', 'auth', 'config', 'completion', 'sandbox'];
     const positions = order.map((name) => run.stdout.search(new RegExp(`^  ${name}\\b`, 'm')));
     expect(positions.every((position) => position > 0)).toBe(true);
     expect(positions).toEqual([...positions].sort((a, b) => a - b));
-    expect(headings(run.stdout)).toEqual(['Output:', 'Connection:', 'General:', 'Data commands:', 'Mirror commands:', 'Setup commands:', 'Local testing:', 'Examples:']);
+    expect(headings(run.stdout)).toEqual(['Output:', 'Connection:', 'General:', 'Data commands:', 'Mirror commands:', 'Pipeline and agent commands:', 'Setup commands:', 'Local testing:', 'Examples:']);
     expect(run.stdout.trimEnd().split('\n').at(-1)).toBe("Run `mkt <command> --help` for a command's options and examples.");
   });
 });
@@ -40,7 +40,7 @@ describe('mkt alone', () => {
       'help',
       'sandbox',
     ]);
-    expect(headings(run.stderr)).toEqual(['Data commands:', 'Mirror commands:', 'Setup commands:', 'Local testing:', 'Examples:']);
+    expect(headings(run.stderr)).toEqual(['Data commands:', 'Mirror commands:', 'Pipeline and agent commands:', 'Setup commands:', 'Local testing:', 'Examples:']);
     expect(lines.slice(-2)).toEqual(["Run `mkt <command> --help` for a command's options and examples,", '`mkt --help` for the options every command takes.']);
   });
 });

@@ -69,6 +69,13 @@ describe('start-up loads only what the command needs', () => {
     expect(heavyIn(files)).toEqual(expect.arrayContaining(['src/http/transport.ts', 'src/sandbox/server.ts']));
   });
 
+  it('mkt mcp loads the MCP SDK and zod, and a data command neither', async () => {
+    // By the end of the path: in a worktree, node_modules is a link to another checkout's.
+    const mcpModules = (files: string[]) => files.filter((file) => /node_modules\/(@modelcontextprotocol\/sdk|zod)\//.test(file));
+    expect(mcpModules(await filesLoaded(['--sandbox', 'mcp']))).toEqual(expect.arrayContaining([expect.stringMatching(/@modelcontextprotocol\/sdk\/.*server\/mcp\.js$/)]));
+    expect(mcpModules(await filesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']))).toEqual([]);
+  });
+
   // On Node 22 and later, importing node:http as an ES module builds its namespace and so loads
   // Node's bundled undici; the shipped bundle is CommonJS and must require it. On Node 20, which
   // has no such getter, this cannot fail.

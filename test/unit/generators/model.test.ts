@@ -22,7 +22,7 @@ const option = (path: string, long: string): OptionSpec => {
 describe('the completion model of the program', () => {
   it('has every visible command, nested ones included, and none of the hidden ones', () => {
     expect(allCommands(program).map((spec) => spec.path.join(' '))).toEqual([
-      '', 'fees', 'rules', 'order-types', 'historical', 'results', 'results get', 'exchanges', 'compare', 'diff', 'version', 'filters', 'tap', 'sync', 'sql',
+      '', 'fees', 'rules', 'order-types', 'historical', 'results', 'results get', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp',
       'auth', 'auth login', 'auth status', 'auth list', 'auth logout',
       'config', 'config get', 'config set', 'config unset', 'config list', 'config path',
       'completion', 'sandbox',
@@ -88,7 +88,7 @@ describe('the completion model of the program', () => {
       [{ kind: 'choices', values: ['json'], commaSeparated: false }, true],
     ]);
     expect(values.has('--all')).toBe(false);
-    expect(values.get('--start-date')?.variants).toEqual([{ value: { kind: 'none' }, paths: ['historical', 'results', 'sync'] }]);
+    expect(values.get('--start-date')?.variants).toEqual([{ value: { kind: 'none' }, paths: ['historical', 'results', 'sync', 'export'] }]);
     expect(values.get('--columns')?.variants.map((variant) => variant.paths)).toEqual([
       ['', 'exchanges', 'compare', 'diff', 'filters', 'sql', 'auth list'], ['fees'], ['rules'], ['order-types'], ['historical'], ['results', 'results get', 'version'],
     ]);
