@@ -129,7 +129,8 @@ export const TOOLS: readonly ToolSpec[] = [
     description:
       "Gets an exchange's current fee schedule: its maker and taker fees and its volume tiers, with its effective date. With volume, "
         + 'also at_volume: the tier and the maker and taker rates that apply at that monthly volume, for the whole volume. '
-        + 'Negative rates are rebates.',
+        + 'Negative rates are rebates. The schedule does not say its unit (per share or per contract) or currency: '
+        + 'compare_venues tells the unit from the venue\'s results where they are of one class.',
     input: { exchange: exchangeInput, volume: volumeInput.optional() },
     output: { schedule: serviceBody },
     async run(server, args, signal) {
