@@ -244,14 +244,14 @@ const targets = [
     ratio: median('mkt diff, from the mirror') / 1,
     limit: 1,
   },
-  // The highest peak of the formats, each Node: every format's is in the memory table below.
+  // The highest peak of the formats, each Node, with the table's in its note: each format's own peak is in its growth row below.
   ...Object.entries(memory).map(([nodeVersion, peaks]) => {
     const highest = FORMATS.reduce((most, format) => (peaks[format] > peaks[most] ? format : most));
     return {
       measure: `memory, Node ${nodeVersion}: the highest peak of ${MEMORY_RECORDS.toLocaleString('en-US')} records (${highest})`,
       ratio: peaks[highest] / MEMORY_LIMIT_MB,
       limit: 1,
-      note: `${peaks[highest].toFixed(0)} MB of ${MEMORY_LIMIT_MB}`,
+      note: `${peaks[highest].toFixed(0)} MB of ${MEMORY_LIMIT_MB}; table, not gated: ${peaks.table.toFixed(0)} MB`,
     };
   }),
   ...Object.entries(memory).flatMap(([nodeVersion, peaks]) =>
@@ -297,10 +297,6 @@ const lines = [
   'opened, three queries like those of `results --offline`, the close. No build of `results --offline` can take less than this.',
   `Diff: \`mkt diff NYSE Equity --mirror FILE -f json\` of a version of ${diffSizes[0]} items and one derived from it (${diffSizes[1]} items),`,
   'added to a 3,000-record sandbox and synced to the mirror first.',
-  '',
-  row(['Node', ...FORMATS, 'table (not gated)']),
-  row(['---', ...FORMATS.map(() => '---'), '---']),
-  ...Object.entries(memory).map(([nodeVersion, peaks]) => row([nodeVersion, ...[...FORMATS, 'table'].map((format) => `${peaks[format].toFixed(0)} MB`)])),
   '',
   `Memory: peak RSS by \`/usr/bin/time -f %M\` of \`mkt results --all -f FORMAT -o FILE\` (the table to \`/dev/null\`) against a`,
   `${MEMORY_RECORDS.toLocaleString('en-US')}-record sandbox, and against one of ${SMALL_MEMORY_RECORDS.toLocaleString('en-US')} records to gate how the peak grows;`,

@@ -40,4 +40,19 @@ describe('IdSet', () => {
     for (const id of sequential) expect(ids.add(id)).toBe(false);
     expect(ids.size).toBe(3000);
   });
+
+  it('grows a small table at a time, never copying the whole set at once', () => {
+    const allocated: number[] = [];
+    const ids = new IdSet((words) => {
+      allocated.push(words);
+      return new Uint32Array(words);
+    });
+    const uuids = Array.from({ length: 20_000 }, () => randomUUID());
+    const added = uuids.filter((id) => ids.add(id)).length;
+    const addedAgain = uuids.filter((id) => ids.add(id)).length;
+    expect([added, addedAgain, ids.size]).toEqual([20_000, 0, 20_000]);
+    // Four words a UUID: no growth asks for a fiftieth of what the set holds.
+    expect(allocated.length).toBeGreaterThan(256);
+    expect(Math.max(...allocated) * 50).toBeLessThan(uuids.length * 4);
+  });
 });
