@@ -66,7 +66,7 @@ export function registerDiffCommand(program: Command, contextFor: ContextFor): v
     { comment: "An analyst: what NYSE's equity fees changed in their newest version", command: 'mkt diff NYSE Equity --parse-amounts' },
     { comment: 'Between the versions in force on two dates, as CSV', command: 'mkt diff CBOE Option --from 2025-01-31 --to 2025-06-30 -o changes.csv' },
     {
-      comment: 'In a script: exit 10 when the newest version differs from the one in force at the end of June (alerts in cron: docs/recipes.md)',
+      comment: 'In a script: exit 10 when the newest version differs from the one of June 30',
       command: 'mkt diff NYSE Equity --from 2025-06-30 --exit-code -f ndjson > nyse.ndjson; [ $? -eq 10 ] && notify "NYSE fees changed since June"',
     },
   ]);

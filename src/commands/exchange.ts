@@ -35,7 +35,7 @@ const EXCHANGE_COMMANDS: readonly ExchangeCommandSpec[] = [
     examples: [
       { comment: 'An analyst: the rules, at a terminal', command: 'mkt rules CBOE' },
       { comment: 'A pipeline: the regular session', command: "mkt rules NASDAQ -f json | jq -r '.rules.trading_hours.regular'" },
-      { comment: 'The request it would send, as a curl line to paste (the key as "$MKT_API_KEY"), not sent', command: 'mkt rules CBOE --dry-run' },
+      { comment: 'The request as a curl line to paste, the key as "$MKT_API_KEY"; none sent', command: 'mkt rules CBOE --dry-run' },
     ],
   },
   {

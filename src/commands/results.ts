@@ -174,7 +174,7 @@ export function registerResultsCommand(program: Command, contextFor: ContextFor)
       command: 'mkt results --all --latest-only --format parquet -o /data/fees-$(date +%F).parquet',
     },
     {
-      comment: 'A pipeline: the mean maker rate in USD of market makers, from the amounts as numbers',
+      comment: 'A pipeline: the mean maker rate of market makers in USD, amounts as numbers',
       command: "mkt results --all --parse-amounts --fee-action Make --fee-participant 'Market Maker' -f ndjson | jq -s 'map(select(.fee_amount_unit == \"USD\") | .fee_amount_value) | add / length'",
     },
   ]);

@@ -23,7 +23,7 @@ export function registerSqlCommand(program: Command, contextFor: ContextFor): vo
       command: "mkt sql \"SELECT exchange_name, avg(fee_amount_value) FROM results_with_values WHERE fee_action = 'Make' AND fee_amount_unit = 'USD' GROUP BY 1\" -o rebates.csv",
     },
     {
-      comment: 'A query kept in a file: after --, a leading SQL comment is not taken for an option',
+      comment: 'A query in a file: after --, a leading SQL comment is no option',
       command: 'mkt sql -- "$(cat weekly.sql)"',
     },
   ]);

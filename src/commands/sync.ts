@@ -36,7 +36,7 @@ export function registerSyncCommand(program: Command, contextFor: ContextFor): v
     { comment: 'An analyst: a local copy of every result, then SQL over it', command: 'mkt sync && mkt sql "SELECT exchange_name, count(*) FROM results GROUP BY 1"' },
     { comment: 'In cron: keep the mirror current, and alert when something changed', command: 'mkt sync --quiet --exit-code; [ $? -eq 10 ] && notify "fees changed"' },
     {
-      comment: 'A script: each fee schedule with a new or withdrawn version, to diff (docs/recipes.md)',
+      comment: 'A script: each fee schedule with a new or withdrawn version, to diff',
       command: `mkt sync --quiet -f json | jq -r '.changed_groups[] | "\\(.exchange_name) \\(.fee_type)"'`,
     },
   ]);

@@ -21,7 +21,7 @@ export function registerVersionCommand(program: Command, contextFor: ContextFor)
     await runVersion(contextFor(self), { id: versionId, includes: includesOf(flags), allowDrift: flags.allowDrift === true });
   });
   addExamples(command, [
-    { comment: 'An analyst: the line items of one version, with the page of the document each comes from', command: 'mkt version 7c139e34-7c0e-4535-adb5-8538f47f9d63 --include-source' },
+    { comment: 'An analyst: the line items of a version, with the page each comes from', command: 'mkt version 7c139e34-7c0e-4535-adb5-8538f47f9d63 --include-source' },
     { comment: 'A data team: one version with its footnotes, to Parquet', command: 'mkt version 7c139e34-7c0e-4535-adb5-8538f47f9d63 --include-footnotes -o version.parquet' },
   ]);
 }

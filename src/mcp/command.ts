@@ -16,7 +16,7 @@ export function registerMcpCommand(program: Command, contextFor: ContextFor): vo
       await serveMcp(contextFor(self));
     });
   addExamples(command, [
-    { comment: 'What an MCP client starts, the key from the profile or MKT_API_KEY (docs/mcp.md)', command: 'mkt mcp' },
+    { comment: 'What an MCP client starts; the key from the profile or MKT_API_KEY', command: 'mkt mcp' },
     { comment: 'A demo for an assistant, no key needed: the built-in sandbox', command: 'mkt --sandbox mcp' },
   ]);
 }

@@ -73,6 +73,11 @@ describe('examples', () => {
     for (const example of command.examples) expect(example.command).toMatch(/\bmkt /);
   });
 
+  it.each(leaves.map((command) => [command.path.join(' '), command] as const))('mkt %s says who runs each in a line that fits 80 columns', (_path, command) => {
+    // `  # comment`, as --help prints it: commander does not wrap the text after the options.
+    for (const example of command.examples) expect([...`  # ${example.comment}`].length, example.comment).toBeLessThanOrEqual(80);
+  });
+
   it('cover an analyst, a cron job and a jq pipeline for results', () => {
     const results = commands.find((command) => command.path.join(' ') === 'results');
     const text = results?.examples.map((example) => `${example.comment} ${example.command}`).join('\n') ?? '';
