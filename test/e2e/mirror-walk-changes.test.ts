@@ -73,6 +73,7 @@ function mkt(url: string) {
   const env = { MKT_BASE_URL: url, MKT_API_KEY: 'live-key-0123456789', MKT_MIRROR: join(tempDir('mkt-mirror-'), 'm.duckdb') };
   return {
     mirror: env.MKT_MIRROR,
+    env,
     run: (args: readonly string[]) => runInProcess(args, { env, syncCommitPages: COMMIT_PAGES }),
     /** The mirror's ids, sorted, read as any other tool would. */
     async ids(table = 'results'): Promise<string[]> {
@@ -214,6 +215,17 @@ describe('an incremental sync', () => {
     expect(await client.ids()).toHaveLength(1_000);
     service.before = () => false;
     await expectSynced(client, service, [], { new_records: 1_500, total_records: 2_500, full_walk: false });
+  }, 60_000);
+
+  it('commits every 100 pages when no test asks for fewer', async () => {
+    const { service, client } = await mirrored(1_000);
+    for (let n = 1_000; n < 16_200; n++) service.records.push(record(n));
+    service.before = (ask, respond) => ask.order === 'desc' && ask.page === 150 && (respond(400, FAILED), true);
+    // Stopped at page 150: the commit of its first 100 pages is all the staging holds (50 pages to a
+    // commit would have staged 150). A clock that stands still: no commit is due for the time since the last.
+    const run = await runInProcess(['sync'], { env: client.env, now: () => START / 1000 });
+    expect(run.code).not.toBe(0);
+    expect(await client.ids('mkt_walk_results')).toHaveLength(10_000);
   }, 60_000);
 
   it('stops a service that never stops sending newer records', async () => {
