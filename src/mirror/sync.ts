@@ -217,7 +217,7 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
   const newest = await mirror.newestCreatedOn();
   // What a sync stopped part way staged: its records are read again.
   if ((await mirror.count('mkt_walk_results')) > 0) await mirror.transaction(() => discardWalk(mirror));
-  const staging = new Staging(mirror, request.now, request.commitEveryPages ?? COMMIT_EVERY_PAGES);
+  const staging = new Staging(mirror, request.now, request.commitEveryPages);
   let service: ServiceState | undefined;
   let guard: RepeatGuard | undefined;
   let added = 0;
@@ -295,7 +295,7 @@ class Staging {
   constructor(
     private readonly mirror: Mirror,
     private readonly now: () => number,
-    private readonly commitEveryPages: number,
+    private readonly commitEveryPages = COMMIT_EVERY_PAGES,
   ) {
     this.lastCommit = now();
   }
@@ -409,7 +409,7 @@ async function walkOnce(walker: Walker, resume: { nextPage: number; start: Servi
   const guard = new RepeatGuard(lastPage);
   const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>([[firstPage, Promise.resolve(first)]]);
   let nextToRequest = firstPage + 1;
-  const staging = new Staging(mirror, request.now, request.commitEveryPages ?? COMMIT_EVERY_PAGES);
+  const staging = new Staging(mirror, request.now, request.commitEveryPages);
   /** The page after the last whose records are all staged or buffered. */
   let walkedTo = firstPage;
   try {
