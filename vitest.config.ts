@@ -10,9 +10,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
-    // Most test files wait on servers, retries and processes rather than compute: four at a
-    // time keep two cores busy.
-    maxWorkers: 4,
+    // Test files wait on servers, retries and processes as well as compute: three at a time keep
+    // two cores busy, and each worker more loads Node, vitest and src/ once more (docs/performance.md).
+    maxWorkers: 3,
     projects: [
       {
         extends: true,

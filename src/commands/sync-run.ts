@@ -72,6 +72,7 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
       service,
       fullRefresh: request.fullRefresh,
       now: deps.now,
+      commitEveryPages: deps.syncCommitPages,
       ...(newestPage ? { newestPage } : {}),
       onPage: (progressState) => progress.update(progressState),
     });

@@ -25,6 +25,12 @@ export interface Deps {
    * @default the retry policy's
    */
   maxRetryDelayMs?: number;
+  /**
+   * Pages a sync stages between two commits: a few for tests whose point is a commit, which
+   * then need a few pages rather than hundreds.
+   * @default COMMIT_EVERY_PAGES (src/mirror/sync.ts)
+   */
+  syncCommitPages?: number;
 }
 
 export function processDeps(): Deps {

@@ -17,6 +17,11 @@ export interface SyncRequest {
   /** Walk everything and rebuild the mirror, even for other filters or another service. */
   fullRefresh: boolean;
   now: () => number;
+  /**
+   * Pages staged between two commits (Deps.syncCommitPages).
+   * @default COMMIT_EVERY_PAGES
+   */
+  commitEveryPages?: number;
   /** The first page of newest records, when the caller has already asked for it (newestPageQuery). */
   newestPage?: FeeScheduleResultsPage;
   /** After each page: pages and records read so far, and the pages a full walk reads. */
@@ -212,7 +217,7 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
   const newest = await mirror.newestCreatedOn();
   // What a sync stopped part way staged: its records are read again.
   if ((await mirror.count('mkt_walk_results')) > 0) await mirror.transaction(() => discardWalk(mirror));
-  const staging = new Staging(mirror, request.now);
+  const staging = new Staging(mirror, request.now, request.commitEveryPages);
   let service: ServiceState | undefined;
   let guard: RepeatGuard | undefined;
   let added = 0;
@@ -276,7 +281,7 @@ async function holdsOtherContent(mirror: Mirror, records: readonly ResultRecord[
 
 /**
  * A sync's records, appended to mkt_walk_results a batch at a time so that what a sync holds in
- * memory stays bounded however much it reads: a commit every COMMIT_EVERY_PAGES pages or
+ * memory stays bounded however much it reads: a commit every `commitEveryPages` pages or
  * COMMIT_EVERY_MS, which runs while the walk reads on. A full walk's commit also notes the page
  * to go on from.
  */
@@ -290,6 +295,7 @@ class Staging {
   constructor(
     private readonly mirror: Mirror,
     private readonly now: () => number,
+    private readonly commitEveryPages = COMMIT_EVERY_PAGES,
   ) {
     this.lastCommit = now();
   }
@@ -298,7 +304,7 @@ class Staging {
   async addPage(records: readonly StoredRecord[], nextPage?: number): Promise<void> {
     for (const record of records) this.buffered.push(record);
     this.pages++;
-    if (this.pages >= COMMIT_EVERY_PAGES || this.now() - this.lastCommit >= COMMIT_EVERY_MS) await this.commit(nextPage);
+    if (this.pages >= this.commitEveryPages || this.now() - this.lastCommit >= COMMIT_EVERY_MS) await this.commit(nextPage);
   }
 
   /** Commits what is buffered, and waits for every commit. */
@@ -403,7 +409,7 @@ async function walkOnce(walker: Walker, resume: { nextPage: number; start: Servi
   const guard = new RepeatGuard(lastPage);
   const inFlight = new Map<number, Promise<FeeScheduleResultsPage>>([[firstPage, Promise.resolve(first)]]);
   let nextToRequest = firstPage + 1;
-  const staging = new Staging(mirror, request.now);
+  const staging = new Staging(mirror, request.now, request.commitEveryPages);
   /** The page after the last whose records are all staged or buffered. */
   let walkedTo = firstPage;
   try {

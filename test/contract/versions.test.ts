@@ -5,7 +5,7 @@ import { RUN_STAMP, useSandbox } from '../helpers/sandbox.js';
 import { type AddedVersionAnswer, addVersions, control, getAllResults, getResults, type Query } from './http.js';
 
 // The tests of this file run in order, on one sandbox whose data they change.
-const sandbox = useSandbox({ records: 1000, seed: 11 });
+const sandbox = useSandbox({ records: 500, seed: 11 });
 
 const GROUP = { exchange_name: 'NYSE', fee_type: 'Option' };
 /** More than a page of 7, so that page boundaries fall inside the run of one created_on. */

@@ -57,21 +57,49 @@ const noCacheEnv: NodeJS.ProcessEnv = { ...user.env, MKT_CACHE_DIR: tempDir('mkt
 /** The columns of a fee schedule's tiers (a row each), as fees --columns names them. */
 const TIERS = ['fee_schedule.tier_thresholds.tier', 'fee_schedule.tier_thresholds.volume', 'fee_schedule.tier_thresholds.maker_rebate'];
 
+/** Ends what one completion offered, in the output of a shell that completes several lines. */
+const END = '<<END>>';
+
+/** What each completion offered, from the output of a shell that printed END after each. */
+function offeredEach(stdout: string, count: number): string[][] {
+  const each = stdout.split(`${END}\n`).slice(0, -1).map((offered) => offered.split('\n').filter((line) => line !== ''));
+  expect(each).toHaveLength(count);
+  return each;
+}
+
+/** One completion of bash's: the words as readline splits them, and the current word without its quotes. */
+type BashCase = [words: string[], typed?: string];
+
 /**
- * Calls bash's completion function as bash would: `words` split as readline splits them
- * (`--format=j` is `--format`, `=`, `j`), `typed` the current word without its quotes.
+ * Calls bash's completion function as bash would, once for each case, in one bash: `words` split
+ * as readline splits them (`--format=j` is `--format`, `=`, `j`), `typed` the current word
+ * without its quotes (the last word by default).
  */
-async function bashCompletions(words: string[], typed = words.at(-1) as string, env = user.env): Promise<string[]> {
+async function bashCompletionsOf(cases: readonly BashCase[], env = user.env): Promise<string[][]> {
   const script = `
     source "$0"
-    typed=$1; shift
-    COMP_WORDS=("$@"); COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
-    COMP_LINE="\${COMP_WORDS[*]}"; COMP_POINT=\${#COMP_LINE}
-    _mkt "\${COMP_WORDS[0]}" "$typed" "\${COMP_WORDS[COMP_CWORD - 1]}"
-    printf '%s\\n' "\${COMPREPLY[@]}"`;
-  const { stdout, stderr } = await run('bash', ['--norc', '--noprofile', '-c', script, join(COMPLETIONS, 'mkt.bash'), typed, ...words], { env });
+    while (($# > 0)); do
+      typed=$1; count=$2; shift 2
+      COMP_WORDS=("\${@:1:count}"); shift "$count"
+      COMP_CWORD=$((\${#COMP_WORDS[@]} - 1))
+      COMP_LINE="\${COMP_WORDS[*]}"; COMP_POINT=\${#COMP_LINE}
+      _mkt "\${COMP_WORDS[0]}" "$typed" "\${COMP_WORDS[COMP_CWORD - 1]}"
+      printf '%s\\n' "\${COMPREPLY[@]}" '${END}'
+    done`;
+  const args = cases.flatMap(([words, typed = words.at(-1) as string]) => [typed, String(words.length), ...words]);
+  const { stdout, stderr } = await run('bash', ['--norc', '--noprofile', '-c', script, join(COMPLETIONS, 'mkt.bash'), ...args], { env });
   expect(stderr).toBe('');
-  return stdout.split('\n').filter((line) => line !== '');
+  return offeredEach(stdout, cases.length);
+}
+
+async function bashCompletions(words: string[], typed?: string, env = user.env): Promise<string[]> {
+  return (await bashCompletionsOf([[words, typed]], env))[0] as string[];
+}
+
+/** A function that runs `compute` at its first call, and gives every call its answer. */
+function once<T>(compute: () => Promise<T>): () => Promise<T> {
+  let answer: Promise<T> | undefined;
+  return () => (answer ??= compute());
 }
 
 /** Types `keys` into an interactive shell on a pseudo-terminal and returns what it printed. */
@@ -91,7 +119,7 @@ function typeInto(shellCommand: string, keys: string, env: NodeJS.ProcessEnv): P
 const ECHO_ARGS = `mkt() { case $1 in __*) command mkt "$@" ;; *) printf '<%s>' "$@"; printf '\\n' ;; esac; }`;
 
 describe(`bash${missing('bash')}`, () => {
-  it.skipIf(!HAS.bash).each([
+  const table = [
     [['mkt', ''], ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp', 'auth', 'config', 'completion', 'sandbox', 'help']],
     [['mkt', 'he'], ['help']],
     [['mkt', 'help', 's'], ['sync', 'sql', 'sandbox']],
@@ -121,34 +149,34 @@ describe(`bash${missing('bash')}`, () => {
     [['mkt', 'fees', 'NYSE', '--columns', 'exch'], ['exchange']],
     [['mkt', 'fees', 'NYSE', '--columns', 'fee_schedule.tier_thresholds.'], TIERS],
     [['mkt', 'order-types', 'IEX', '--columns', 'exchange,order_types.'], ['exchange,order_types.type', 'exchange,order_types.description', 'exchange,order_types.supported']],
-  ] as [string[], string[], string?][])('%j completes to %j', async (words, expected, typed) => {
-    expect(await bashCompletions(words, typed)).toEqual(expected);
+  ] as [string[], string[], string?][];
+  // One bash completes every line of the table, at the first of its tests.
+  const offered = once(() => bashCompletionsOf(table.map(([words, , typed]) => [words, typed])));
+  it.skipIf(!HAS.bash).each(table.map(([words, expected], index) => [words, expected, index] as const))('%j completes to %j', async (_words, expected, index) => {
+    expect((await offered())[index]).toEqual(expected);
   });
 
   it.skipIf(!HAS.bash)('offers every value of every enumerated filter', async () => {
-    for (const [name, values] of Object.entries(ENUM_FILTER_VALUES)) {
-      const offered = await bashCompletions(['mkt', 'results', `--${name.replaceAll('_', '-')}`, '']);
-      expect(offered).toEqual(values.map((value) => value.replaceAll(' ', '\\ ')));
-    }
+    const filters = Object.entries(ENUM_FILTER_VALUES);
+    const offered = await bashCompletionsOf(filters.map(([name]) => [['mkt', 'results', `--${name.replaceAll('_', '-')}`, '']]));
+    expect(offered).toEqual(filters.map(([, values]) => values.map((value) => value.replaceAll(' ', '\\ '))));
   });
 
   it.skipIf(!HAS.bash)("completes a setting's value: format's, and nothing for those with free values", async () => {
-    expect(await bashCompletions(['mkt', 'config', 'set', 'format', ''])).toEqual(FORMATS);
-    expect(await bashCompletions(['mkt', 'config', 'set', '--profile', 'dev', 'format', 'j'])).toEqual(['json']);
-    expect(await bashCompletions(['mkt', 'config', 'set', 'timeout', ''])).toEqual([]);
+    expect(await bashCompletionsOf([[['mkt', 'config', 'set', 'format', '']], [['mkt', 'config', 'set', '--profile', 'dev', 'format', 'j']], [['mkt', 'config', 'set', 'timeout', '']]]))
+      .toEqual([FORMATS, ['json'], []]);
   });
 
   it.skipIf(!HAS.bash)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
     expect(await bashCompletions(['mkt', 'fees', ''])).toEqual(['NYSE', 'NASDAQ', 'IEX']);
-    expect(await bashCompletions(['mkt', 'fees', ''], '', noCacheEnv)).toEqual([]);
-    expect(await bashCompletions(['mkt', 'results', '--exchange-name', ''], '', noCacheEnv)).toEqual([]);
+    expect(await bashCompletionsOf([[['mkt', 'fees', '']], [['mkt', 'results', '--exchange-name', '']]], noCacheEnv)).toEqual([[], []]);
   });
 
   it.skipIf(!HAS.bash)('offers only the flags a command reads', async () => {
-    const flags = await bashCompletions(['mkt', 'config', 'get', '--']);
+    const [flags, ofResults] = await bashCompletionsOf([[['mkt', 'config', 'get', '--']], [['mkt', 'results', '--']]]);
     expect(flags).toContain('--profile');
     expect(flags).not.toContain('--format');
-    expect(await bashCompletions(['mkt', 'results', '--'])).toEqual(expect.arrayContaining(['--fee-participant', '--format', '--profile', '--all']));
+    expect(ofResults).toEqual(expect.arrayContaining(['--fee-participant', '--format', '--profile', '--all']));
   });
 
   it.skipIf(!HAS.bash)('completes file paths for -o', async () => {
@@ -175,15 +203,25 @@ describe(`bash${missing('bash')}`, () => {
   });
 });
 
-/** zsh driving an interactive zsh on a pseudo-terminal (zpty), with compinit and the shipped _mkt. */
+/**
+ * zsh driving an interactive zsh on a pseudo-terminal (zpty), with compinit and the shipped _mkt:
+ * for each pair of arguments, types the first, prints what the shell wrote until it wrote the
+ * second, then END, and gives the next pair a prompt of its own (Ctrl-U, Enter: Ctrl-C would
+ * kill a completion still listing).
+ */
 const ZSH_DRIVER = `
 zmodload zsh/zpty
 zpty z zsh -f -i
 zpty -w z "source \${(q)0:h}/init.zsh"
 zpty -r z out '*<<READY>>*'
-zpty -w -n z "$1"
-zpty -r z out "*\${(b)2}*"
-print -r -- "$out"
+for keys mark in "$@"; do
+  zpty -w -n z "$keys"
+  zpty -r z out "*\${(b)mark}*"
+  print -r -- "$out"
+  print -r -- '${END}'
+  zpty -w -n z $'\\C-u\\C-m'
+  zpty -r z out '*<<READY>>*'
+done
 zpty -d z`;
 
 /** As a packager installs it: _mkt on $fpath, then compinit. */
@@ -200,25 +238,40 @@ compadd() {
   builtin compadd "$@"
 }
 _print_done() { print -n '<<DONE>>' }
-comppostfuncs=(_print_done)
+# comppostfuncs is emptied after each completion: each prompt sets it again.
+precmd() { comppostfuncs=(_print_done) }
 `;
 
-/** Runs `keys` in an interactive zsh that ran `init` (the way _mkt is loaded, and more). */
-async function zsh(keys: string, until: string, init = ZSH_FPATH, env = user.env): Promise<string> {
+/**
+ * Runs each `keys` in one interactive zsh that ran `init` (the way _mkt is loaded, and more),
+ * each at a prompt of its own, and returns what it wrote for each until it wrote `until`.
+ */
+async function zshEach(typings: readonly [keys: string, until: string][], init = ZSH_FPATH, env = user.env): Promise<string[]> {
   const dir = tempDir('mkt-zsh-');
   writeFileSync(join(dir, 'driver.zsh'), ZSH_DRIVER);
   writeFileSync(join(dir, 'init.zsh'), `${init}\n${ZSH_CAPTURE}`);
-  const { stdout } = await run('zsh', ['-f', join(dir, 'driver.zsh'), keys, until], { env, timeout: 20_000 });
-  return stdout;
+  const { stdout } = await run('zsh', ['-f', join(dir, 'driver.zsh'), ...typings.flat()], { env, timeout: 20_000 });
+  const each = stdout.split(`${END}\n`).slice(0, -1);
+  expect(each).toHaveLength(typings.length);
+  return each;
+}
+
+async function zsh(keys: string, until: string, init?: string, env?: NodeJS.ProcessEnv): Promise<string> {
+  return (await zshEach([[keys, until]], init, env))[0] as string;
+}
+
+/** What zsh offers at TAB after each line, in one zsh. */
+async function zshCompletionsOf(lines: readonly string[], init?: string, env?: NodeJS.ProcessEnv): Promise<string[][]> {
+  const outputs = await zshEach(lines.map((line) => [`${line}\t`, '<<DONE>>']), init, env);
+  return outputs.map((output) => [...output.matchAll(/<<MATCH>>([^\r\n]*)/g)].map((match) => match[1] as string));
 }
 
 async function zshCompletions(line: string, init?: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
-  const output = await zsh(`${line}\t`, '<<DONE>>', init, env);
-  return [...output.matchAll(/<<MATCH>>([^\r\n]*)/g)].map((match) => match[1] as string);
+  return (await zshCompletionsOf([line], init, env))[0] as string[];
 }
 
 describe(`zsh${missing('zsh')}`, () => {
-  it.skipIf(!HAS.zsh).each([
+  const table: [string, string[]][] = [
     ['mkt ', ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp', 'auth', 'config', 'completion', 'sandbox', 'help']],
     ['mkt he', ['help']],
     ['mkt help co', ['compare', 'config', 'completion']],
@@ -238,14 +291,15 @@ describe(`zsh${missing('zsh')}`, () => {
     ['mkt results --exchange-name NYSE,', ['NASDAQ', 'IEX']],
     ['mkt results --columns id,exch', ['exchange_name']],
     ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', TIERS],
-  ])('%j completes to %j', async (line, expected) => {
-    expect(await zshCompletions(line)).toEqual(expected);
+  ];
+  // One zsh completes every line of the table, at the first of its tests.
+  const offered = once(() => zshCompletionsOf(table.map(([line]) => line)));
+  it.skipIf(!HAS.zsh).each(table.map(([line, expected], index) => [line, expected, index] as const))('%j completes to %j', async (_line, expected, index) => {
+    expect((await offered())[index]).toEqual(expected);
   });
 
   it.skipIf(!HAS.zsh)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
-    expect(await zshCompletions('mkt config set ')).toEqual(SETTING_NAMES);
-    expect(await zshCompletions('mkt config set format ')).toEqual(FORMATS);
-    expect(await zshCompletions('mkt config set timeout ')).toEqual([]);
+    expect(await zshCompletionsOf(['mkt config set ', 'mkt config set format ', 'mkt config set timeout '])).toEqual([SETTING_NAMES, FORMATS, []]);
   });
 
   it.skipIf(!HAS.zsh)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
@@ -265,22 +319,27 @@ describe(`zsh${missing('zsh')}`, () => {
   });
 });
 
-/** Each completion fish offers for `line`, with its description ('' for none). */
-async function fishOffers(line: string, env = user.env): Promise<[string, string][]> {
-  const { stdout, stderr } = await run('fish', ['-N', '-c', 'source $argv[1]; complete -C $argv[2]', join(COMPLETIONS, 'mkt.fish'), line], { env });
+/** Each completion fish offers for each line, with its description ('' for none): one fish completes every line. */
+async function fishOffersOf(lines: readonly string[], env = user.env): Promise<[string, string][][]> {
+  const script = `source $argv[1]; for line in $argv[2..-1]; complete -C $line; echo '${END}'; end`;
+  const { stdout, stderr } = await run('fish', ['-N', '-c', script, join(COMPLETIONS, 'mkt.fish'), ...lines], { env });
   expect(stderr).toBe('');
-  return stdout.split('\n').filter((entry) => entry !== '').map((entry) => {
+  return offeredEach(stdout, lines.length).map((offered) => offered.map((entry) => {
     const [value = '', description = ''] = entry.split('\t');
     return [value, description];
-  });
+  }));
+}
+
+async function fishCompletionsOf(lines: readonly string[], env?: NodeJS.ProcessEnv): Promise<string[][]> {
+  return (await fishOffersOf(lines, env)).map((offers) => offers.map(([value]) => value));
 }
 
 async function fishCompletions(line: string, env?: NodeJS.ProcessEnv): Promise<string[]> {
-  return (await fishOffers(line, env)).map(([value]) => value);
+  return (await fishCompletionsOf([line], env))[0] as string[];
 }
 
 describe(`fish${missing('fish')}`, () => {
-  it.skipIf(!HAS.fish).each([
+  const table: [string, string[]][] = [
     ['mkt ', ['auth', 'compare', 'completion', 'config', 'diff', 'exchanges', 'export', 'fees', 'filters', 'help', 'historical', 'mcp', 'order-types', 'results', 'rules', 'sandbox', 'sql', 'sync', 'tap', 'version']],
     ['mkt he', ['help']],
     ['mkt help co', ['compare', 'completion', 'config']],
@@ -302,8 +361,11 @@ describe(`fish${missing('fish')}`, () => {
     // With the comma that begins the next item: fish adds no space after a comma.
     ['mkt results --columns id,exch', ['id,exchange_name,']],
     ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', TIERS.map((name) => `${name},`).sort()],
-  ])('%j completes to %j', async (line, expected) => {
-    expect(await fishCompletions(line)).toEqual(expected);
+  ];
+  // One fish completes every line of the table, at the first of its tests.
+  const offered = once(() => fishCompletionsOf(table.map(([line]) => line)));
+  it.skipIf(!HAS.fish).each(table.map(([line, expected], index) => [line, expected, index] as const))('%j completes to %j', async (_line, expected, index) => {
+    expect((await offered())[index]).toEqual(expected);
   });
 
   it.skipIf(!HAS.fish || !HAS.script)(`completes a --columns item with no space after it, so the next follows, at a real prompt${missing('script')}`, async () => {
@@ -314,9 +376,7 @@ describe(`fish${missing('fish')}`, () => {
   });
 
   it.skipIf(!HAS.fish)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
-    expect(await fishCompletions('mkt config set ')).toEqual([...SETTING_NAMES].sort());
-    expect(await fishCompletions('mkt config set format ')).toEqual([...FORMATS].sort());
-    expect(await fishCompletions('mkt config set retries ')).toEqual([]);
+    expect(await fishCompletionsOf(['mkt config set ', 'mkt config set format ', 'mkt config set retries '])).toEqual([[...SETTING_NAMES].sort(), [...FORMATS].sort(), []]);
   });
 
   it.skipIf(!HAS.fish)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
@@ -325,10 +385,11 @@ describe(`fish${missing('fish')}`, () => {
   });
 
   it.skipIf(!HAS.fish)('describes a value by what it is, not by the list of every value', async () => {
-    expect(await fishOffers('mkt results --fee-action ')).toEqual(['Make', 'Open', 'Other', 'Routed', 'Take'].map((value) => [value, 'fee action']));
-    expect(await fishOffers('mkt --format j')).toEqual([['json', 'format']]);
+    const [values, format, flag] = await fishOffersOf(['mkt results --fee-action ', 'mkt --format j', 'mkt results --fee-ac']);
+    expect(values).toEqual(['Make', 'Open', 'Other', 'Routed', 'Take'].map((value) => [value, 'fee action']));
+    expect(format).toEqual([['json', 'format']]);
     // The flag itself keeps its description.
-    expect(await fishOffers('mkt results --fee-ac')).toEqual([['--fee-action', `one of: ${ENUM_FILTER_VALUES.fee_action.join(', ')}`]]);
+    expect(flag).toEqual([['--fee-action', `one of: ${ENUM_FILTER_VALUES.fee_action.join(', ')}`]]);
   });
 
   it.skipIf(!HAS.fish)('works as the README installs it: ~/.config/fish/completions/mkt.fish, loaded on demand', async () => {

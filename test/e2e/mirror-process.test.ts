@@ -7,7 +7,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cleanEnv, spawnMkt } from '../helpers/run-mkt.js';
-import { committedAndStuck, PAGES, RECORDS, until } from '../helpers/stopped-sync.js';
+import { COMMIT_PAGES, committedAndStuck, PAGES, RECORDS, until } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16: Ctrl-C keeps what a sync committed, ends one with nothing committed and a long query;
@@ -21,7 +21,7 @@ describe('a mirror across processes', () => {
     try {
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
-      const stopped = spawnMkt(['sync'], { env });
+      const stopped = spawnMkt(['sync'], { env, syncCommitPages: COMMIT_PAGES });
       await committedAndStuck(counted);
       stopped.child.kill('SIGINT');
       const run = await stopped.result;
@@ -96,7 +96,7 @@ describe('a mirror across processes', () => {
   }, 60_000);
 
   it('lets one sync write at a time: a second says the file is in use, a reader that a sync is writing (exit 1)', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 3000 });
+    const sandbox = await startSandbox({ port: 0, records: 300 });
     try {
       const mirror = join(tempDir('mkt-mirror-'), 'busy.duckdb');
       const counted = await relay(sandbox.url);
@@ -113,7 +113,7 @@ describe('a mirror across processes', () => {
       expect(reader.stderr).toMatch(/^mkt: a sync is writing \S+busy\.duckdb \(pid \d+\)\nRun the command again when it has finished\.\n$/);
       counted.release();
       expect((await running.result).code).toBe(0);
-      expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], { env })).stdout).toBe('n\r\n3000\r\n');
+      expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM results', '-f', 'csv'], { env })).stdout).toBe('n\r\n300\r\n');
     } finally {
       await sandbox.close();
     }

@@ -15,6 +15,8 @@ afterEach(async () => {
 });
 
 const START = Date.UTC(2024, 0, 1) * 1000;
+/** Pages a sync stages between two commits (Deps.syncCommitPages): what a commit does is seen in a few thousand records. */
+const COMMIT_PAGES = 10;
 
 /** Record `n`: its id and created_on both order it, as the n-th record created. */
 function record(n: number) {
@@ -71,7 +73,8 @@ function mkt(url: string) {
   const env = { MKT_BASE_URL: url, MKT_API_KEY: 'live-key-0123456789', MKT_MIRROR: join(tempDir('mkt-mirror-'), 'm.duckdb') };
   return {
     mirror: env.MKT_MIRROR,
-    run: (args: readonly string[]) => runInProcess(args, { env }),
+    env,
+    run: (args: readonly string[]) => runInProcess(args, { env, syncCommitPages: COMMIT_PAGES }),
     /** The mirror's ids, sorted, read as any other tool would. */
     async ids(table = 'results'): Promise<string[]> {
       const duck = await openDuckDB();
@@ -106,32 +109,32 @@ async function expectSynced(client: ReturnType<typeof mkt>, service: Awaited<Ret
 
 describe('a full walk the service changes under', () => {
   it('carries on a first sync stopped after a commit, finds a record withdrawn from its committed pages, and walks again', async () => {
-    const service = await liveService(20_000);
+    const service = await liveService(2_000);
     const client = mkt(service.url);
-    // Stopped at page 150, after the commit of its first 100 pages: what it read is kept.
-    service.before = (ask, respond) => ask.order === 'asc' && ask.page === 150 && (respond(400, FAILED), true);
+    // Stopped at page 15, after the commit of its first 10 pages: what it read is kept.
+    service.before = (ask, respond) => ask.order === 'asc' && ask.page === 15 && (respond(400, FAILED), true);
     expect((await client.run(['sync'])).code).not.toBe(0);
-    expect(await client.ids('mkt_walk_results')).toHaveLength(15_000);
+    expect(await client.ids('mkt_walk_results')).toHaveLength(1_500);
 
-    // One of the first 10,000 records is withdrawn: every later one moves back a place.
+    // One of the first 1,000 records is withdrawn: every later one moves back a place.
     service.records.splice(5, 1);
     service.before = () => false;
-    await expectSynced(client, service, [], { new_records: 19_999, total_records: 19_999, full_walk: true });
+    await expectSynced(client, service, [], { new_records: 1_999, total_records: 1_999, full_walk: true });
   }, 60_000);
 
   it('walks again when a full refresh meets a withdrawal behind it and an addition that keep the count', async () => {
     // Pages enough that the change comes mid-walk; no commit is the point here.
-    const { service, client } = await mirrored(6_000);
+    const { service, client } = await mirrored(1_500);
     let changed = false;
     service.before = (ask) => {
-      if (ask.order === 'asc' && ask.page === 50 && !changed) {
+      if (ask.order === 'asc' && ask.page === 8 && !changed) {
         changed = true;
         service.records.splice(5, 1);
-        service.records.push(record(6_000));
+        service.records.push(record(1_500));
       }
       return false;
     };
-    await expectSynced(client, service, ['--full-refresh'], { new_records: 1, removed_records: 1, total_records: 6_000, full_walk: true });
+    await expectSynced(client, service, ['--full-refresh'], { new_records: 1, removed_records: 1, total_records: 1_500, full_walk: true });
     // Page 0 asked by the first sync, and by each of the refresh's two walks.
     expect(service.asked.filter((ask) => ask.order === 'asc' && ask.page === 0)).toHaveLength(3);
   }, 60_000);
@@ -170,16 +173,16 @@ describe('a full walk the service changes under', () => {
   });
 
   it('takes records added during the walk in one walk: nothing before them moved', async () => {
-    const service = await liveService(5_000);
+    const service = await liveService(1_000);
     const client = mkt(service.url);
     service.before = (ask) => {
-      if (ask.order === 'asc' && ask.page === 20 && service.records.length === 5_000) {
-        for (let n = 5_000; n < 5_150; n++) service.records.push(record(n));
+      if (ask.order === 'asc' && ask.page === 5 && service.records.length === 1_000) {
+        for (let n = 1_000; n < 1_150; n++) service.records.push(record(n));
       }
       return false;
     };
-    // The newest record before and after, 52 pages, and the start's newest found in its place.
-    await expectSynced(client, service, [], { new_records: 5_150, total_records: 5_150, requests: 55 });
+    // The newest record before and after, 12 pages, and the start's newest found in its place.
+    await expectSynced(client, service, [], { new_records: 1_150, total_records: 1_150, requests: 15 });
   }, 60_000);
 });
 
@@ -204,14 +207,25 @@ describe('a sync against a service that repeats itself', () => {
 describe('an incremental sync', () => {
   it('commits what it reads as it goes, and adds it to the mirror only when the sync is done', async () => {
     const { service, client } = await mirrored(1_000);
-    for (let n = 1_000; n < 16_000; n++) service.records.push(record(n));
-    service.before = (ask, respond) => ask.order === 'desc' && ask.page === 120 && (respond(400, FAILED), true);
+    for (let n = 1_000; n < 2_500; n++) service.records.push(record(n));
+    service.before = (ask, respond) => ask.order === 'desc' && ask.page === 12 && (respond(400, FAILED), true);
     expect((await client.run(['sync'])).code).not.toBe(0);
-    // At least its first 100 pages were committed to the staging table, and the mirror is as it was.
-    expect((await client.ids('mkt_walk_results')).length).toBeGreaterThanOrEqual(10_000);
+    // At least its first 10 pages were committed to the staging table, and the mirror is as it was.
+    expect((await client.ids('mkt_walk_results')).length).toBeGreaterThanOrEqual(1_000);
     expect(await client.ids()).toHaveLength(1_000);
     service.before = () => false;
-    await expectSynced(client, service, [], { new_records: 15_000, total_records: 16_000, full_walk: false });
+    await expectSynced(client, service, [], { new_records: 1_500, total_records: 2_500, full_walk: false });
+  }, 60_000);
+
+  it('commits every 100 pages when no test asks for fewer', async () => {
+    const { service, client } = await mirrored(1_000);
+    for (let n = 1_000; n < 16_200; n++) service.records.push(record(n));
+    service.before = (ask, respond) => ask.order === 'desc' && ask.page === 150 && (respond(400, FAILED), true);
+    // Stopped at page 150: the commit of its first 100 pages is all the staging holds (50 pages to a
+    // commit would have staged 150). A clock that stands still: no commit is due for the time since the last.
+    const run = await runInProcess(['sync'], { env: client.env, now: () => START / 1000 });
+    expect(run.code).not.toBe(0);
+    expect(await client.ids('mkt_walk_results')).toHaveLength(10_000);
   }, 60_000);
 
   it('stops a service that never stops sending newer records', async () => {

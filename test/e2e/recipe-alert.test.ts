@@ -11,7 +11,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 // Issue 36: the recipe "Alert when a venue changes its fees" (docs/recipes.md), run as written
 // there against the sandbox, night after night: it diffs exactly the fee schedules a sync names
 // in changed_groups, and alerts once for each that changed.
-const sandbox = useSandbox({ records: 1200 });
+const sandbox = useSandbox({ records: 400 });
 const relay = useRelays();
 
 /** The recipe's script, as docs/recipes.md gives it. */

@@ -27,6 +27,8 @@ export interface InProcessOptions {
   sleep?: Sleep;
   /** The longest wait between two tries of a request (Deps.maxRetryDelayMs): 0 where back-off is not the point. */
   maxRetryDelayMs?: number;
+  /** Pages a sync stages between two commits (Deps.syncCommitPages): a few where a commit is the point. */
+  syncCommitPages?: number;
 }
 
 export interface InProcessRun {
@@ -94,6 +96,7 @@ export function memoryDeps(options: InProcessOptions = {}): Deps & { stdout: Mem
     now: options.now ?? Date.now,
     sleep: options.sleep,
     maxRetryDelayMs: options.maxRetryDelayMs,
+    syncCommitPages: options.syncCommitPages,
   };
 }
 

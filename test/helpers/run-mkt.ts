@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from './temp-dir.js';
 
 export const MKT_BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
+const MKT_WITH_DEPS = fileURLToPath(new URL('./mkt-with-deps.cjs', import.meta.url));
 
 export interface MktRun {
   code: number | null;
@@ -19,6 +20,8 @@ export interface RunOptions {
   /** Written to stdin, which is then closed. */
   input?: string;
   cwd?: string;
+  /** Pages a sync stages between two commits (Deps.syncCommitPages): then the process runs mkt-with-deps.cjs, not bin/mkt.js. */
+  syncCommitPages?: number;
 }
 
 /** A fresh config directory holding `files` (name → text), empty by default, removed when the test file is done. */
@@ -60,7 +63,8 @@ export interface SpawnedMkt {
 
 /** Starts `node bin/mkt.js args…` as a user would, with pipes (not a terminal) on every stream. */
 export function spawnMkt(args: readonly string[], options: RunOptions = {}): SpawnedMkt {
-  const child = spawn(process.execPath, [MKT_BIN, ...args], {
+  const entry = options.syncCommitPages === undefined ? [MKT_BIN] : [MKT_WITH_DEPS, JSON.stringify({ syncCommitPages: options.syncCommitPages })];
+  const child = spawn(process.execPath, [...entry, ...args], {
     env: cleanEnv(options.env ?? {}),
     cwd: options.cwd,
     stdio: ['pipe', 'pipe', 'pipe'],

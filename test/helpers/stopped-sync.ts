@@ -19,26 +19,31 @@ export async function until(condition: () => boolean): Promise<void> {
 export const pagesAsked = (requests: readonly { url: string }[]) =>
   requests.map((request) => new URL(request.url, 'http://x').searchParams).map((params) => `${params.get('order_dir')} ${params.get('page_number')}`);
 
+/** Pages a stopped sync stages between two commits (Deps.syncCommitPages): a few, so that its walk needs a few pages. */
+export const COMMIT_PAGES = 5;
+/** Requests a relay answers before it holds the rest (see committedAndStuck). */
+const ANSWERED = 2 * COMMIT_PAGES + 10;
 /** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
-export const PAGES = 220;
+export const PAGES = ANSWERED + 10;
 export const RECORDS = PAGES * 100;
 
 /**
- * Waits until a sync through `counted` has committed and cannot end. A walk commits every 100
- * pages (or every 2 s, when pages come slowly), and a commit runs while the walk reads on, but
- * the next one waits for it: the walk asks for a page a few beyond the 200th only once the first
- * commit has finished. The relay answers none beyond that page, which keeps the walk going.
+ * Waits until a sync through `counted` has committed and cannot end. A walk commits every
+ * COMMIT_PAGES pages (or every 2 s, when pages come slowly), and a commit runs while the walk
+ * reads on, but the next one waits for it: the walk asks for a page a few beyond the
+ * 2 × COMMIT_PAGES-th only once the first commit has finished. The relay answers none beyond
+ * that page, which keeps the walk going.
  */
 export async function committedAndStuck(counted: Relay): Promise<void> {
-  counted.holdAfter(210);
-  await until(() => counted.requests.length > 210);
+  counted.holdAfter(ANSWERED);
+  await until(() => counted.requests.length > ANSWERED);
 }
 
 /** A first sync of the sandbox's records through `counted`, a relay to it, killed (SIGKILL) once it has committed. */
 export async function killedFirstSync(sandbox: RunningSandbox, counted: Relay) {
   const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
   const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
-  const killed = spawnMkt(['sync'], { env });
+  const killed = spawnMkt(['sync'], { env, syncCommitPages: COMMIT_PAGES });
   await committedAndStuck(counted);
   killed.child.kill('SIGKILL');
   expect((await killed.result).signal).toBe('SIGKILL');
