@@ -14,6 +14,16 @@ export interface ConfigFiles {
   dir: string;
   settings: string;
   credentials: string;
+  /**
+   * The clock a writer waits for another's lock on (src/config/store.ts): a test hands in one
+   * that skips the wait. @default Date.now and a real timer
+   */
+  lockClock?: LockClock;
+}
+
+export interface LockClock {
+  now: () => number;
+  sleep: (ms: number) => Promise<unknown>;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { MktError } from '../core/errors.js';
 import { isJsonObject } from '../core/json-object.js';
-import type { ConfigFiles, ConfigName } from './paths.js';
+import type { ConfigFiles, ConfigName, LockClock } from './paths.js';
 import { checkApiKey, parseSetting, type ProfileSettings, SETTING_NAMES, type SettingName } from './settings.js';
 
 /*
@@ -195,7 +195,7 @@ async function update(
   const created = usable(files.dir, () => makeDirectory(files.dir));
   // A directory that holds keys is its owner's alone, whoever created it.
   if (created || name === 'credentials' || exists(files.credentials)) usable(files.dir, () => makePrivate(files.dir));
-  const unlock = await lock(files.dir, file);
+  const unlock = await lock(files.dir, file, files.lockClock);
   try {
     const data = readJson(file);
     const profiles = profileTable(data, file);
@@ -304,15 +304,17 @@ function usable<T>(dir: string, step: () => T): T {
 // ---------------------------------------------------------------------------------------------
 // The lock: `<file>.lock`, created with O_EXCL, holding the writer's pid.
 
+const REAL_CLOCK: LockClock = { now: Date.now, sleep };
+
 /** Waits for the lock of `file`, taking over one whose writer is dead; returns its release. */
-async function lock(dir: string, file: string): Promise<() => void> {
+async function lock(dir: string, file: string, clock: LockClock = REAL_CLOCK): Promise<() => void> {
   const lockFile = `${file}.lock`;
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const deadline = clock.now() + LOCK_WAIT_MS;
   let pause = LOCK_FIRST_PAUSE_MS;
   for (;;) {
     const holder = usable(dir, () => tryLock(lockFile));
     if (holder === 'ours') return () => rmSync(lockFile, { force: true });
-    if (Date.now() >= deadline) {
+    if (clock.now() >= deadline) {
       const by = typeof holder === 'number' ? ` by process ${holder}` : '';
       throw new MktError(`cannot lock ${file}: ${lockFile} has been held${by} for over ${LOCK_WAIT_MS / 1000} s`, {
         hint: `If no other mkt is writing its settings, delete ${lockFile}.`,
@@ -320,7 +322,7 @@ async function lock(dir: string, file: string): Promise<() => void> {
     }
     if (holder === 'stale' || holder === 'free') continue; // just removed, or released meanwhile: try again now
     // Jittered, so that waiters that collided once do not collide again.
-    await sleep(pause * (0.5 + Math.random()));
+    await clock.sleep(pause * (0.5 + Math.random()));
     pause = Math.min(pause * 2, LOCK_MAX_PAUSE_MS);
   }
 }
