@@ -46,6 +46,6 @@ export function registerTapCommand(program: Command, contextFor: ContextFor): vo
   addExamples(command, [
     { comment: 'The catalog, to choose fields from', command: 'mkt tap --discover --config tap.json > catalog.json' },
     { comment: 'Everything new since the last run, into a Singer target', command: 'mkt tap --config tap.json --state state.json | target-jsonl' },
-    { comment: 'In Meltano (docs/pipelines.md)', command: 'meltano run tap-mkt target-jsonl' },
+    { comment: 'In Meltano: tap-mkt, installed beside mkt, is mkt tap (docs/pipelines.md)', command: 'meltano run tap-mkt target-jsonl' },
   ]);
 }

@@ -20,6 +20,11 @@ describe('npm install -g, as the README gives it', () => {
     expect(realpathSync(join(prefix, 'share', 'man', 'man1', 'mkt.1'))).toBe(realpathSync(join(REPO, 'docs', 'mkt.1')));
   });
 
+  it('puts tap-mkt on the PATH, which Meltano runs as `mkt tap` with the Singer flags after it', () => {
+    const catalog = JSON.parse(execFileSync('tap-mkt', ['--sandbox', '--discover'], { env: { ...cleanEnv({}), PATH: env.PATH }, encoding: 'utf8' }));
+    expect(catalog.streams.map((stream: { stream: string }) => stream.stream)).toEqual(['fee_schedule_results']);
+  });
+
   it.runIf(hasMan)('lets man find the manual through the PATH alone', () => {
     expect(realpathSync(execFileSync('man', ['-w', 'mkt'], { env, encoding: 'utf8' }).trim())).toBe(realpathSync(join(REPO, 'docs', 'mkt.1')));
   });
