@@ -116,11 +116,13 @@ export async function run(argv: readonly string[], deps: Deps): Promise<ExitCode
     }
     return failure.exit_code;
   } finally {
-    stopSignals();
     try {
       await context?.dispose();
     } catch (error) {
       if (verbose) fallbackLog().debug(String(error));
+    } finally {
+      // After the clean-up, which a second Ctrl-C or the deadline may still cut short.
+      stopSignals();
     }
   }
 }
@@ -151,14 +153,17 @@ function trapSignals(onSignal: (signal: NodeJS.Signals) => boolean, onExit: (sig
     onExit(signal);
     process.exit(EXIT_CODES.interrupted);
   };
+  let deadline: NodeJS.Timeout | undefined;
   const handler = (signal: NodeJS.Signals) => {
     if (received || !onSignal(signal)) exit(signal);
     received = true;
-    setTimeout(() => exit(signal), CLEANUP_GRACE_MS).unref();
+    deadline = setTimeout(() => exit(signal), CLEANUP_GRACE_MS).unref();
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
+  // Clean-up is over: a process that runs on (a test, an embedder) is not ended by its deadline.
   return () => {
+    clearTimeout(deadline);
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
   };

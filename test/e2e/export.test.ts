@@ -324,15 +324,19 @@ describe('mkt export, where the tree goes', () => {
       if (String(chunk).includes('writing the tree in')) setImmediate(() => process.emit('SIGINT', 'SIGINT'));
       return write(chunk, ...rest);
     }) as typeof deps.stderr.write;
-    // The process's own deadline for its clean-up (src/main.ts) would end the test run: not started.
-    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    // The process's own deadline for its clean-up (src/main.ts) is cleared once the clean-up is
+    // over, or it would end the test run: held on a fake clock to be counted.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let code: number;
+    let deadlines: number;
     try {
       code = await run(['export', tree, '--verbose'], deps);
+      deadlines = vi.getTimerCount();
     } finally {
       vi.useRealTimers();
     }
     expect(code).toBe(130);
+    expect(deadlines).toBe(0);
     expect(deps.stderr.text()).toMatch(/mkt: interrupted by SIGINT\n$/);
     expect(readdirSync(join(tree, '..'))).toEqual([]);
   });
