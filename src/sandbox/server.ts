@@ -33,6 +33,11 @@ export interface SandboxOptions {
    * (docs/sandbox.md, "The 2026 shape"). The data is the same. @default 'interface'
    */
   shape?: ServiceShape;
+  /**
+   * The clock of the rate limit's windows: a test that hands the client a clock that skips its
+   * waits hands the same one here, so that a window passes for both. @default Date.now
+   */
+  now?: () => number;
 }
 
 export interface RunningSandbox {
@@ -90,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const seed = options.seed ?? DEFAULT_SEED;
   const latencyMs = options.latencyMs ?? 0;
   const shape = options.shape ?? 'interface';
+  const now = options.now ?? Date.now;
   const answers = SERVER_ANSWERS[shape];
   const route = createRouter(seed, new ResultsDataset({ seed, records: options.records ?? DEFAULT_RECORDS }), shape);
   const limiter = new FixedWindowRateLimiter(options.rate);
@@ -109,7 +115,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (response.destroyed) return;
     response.writeHead(answer.status, {
       ...answer.headers,
-      ...(verdict === 'unmetered' ? {} : rateLimitHeaders(verdict ?? { allowed: true, remaining: 0 }, shape, Date.now())),
+      ...(verdict === 'unmetered' ? {} : rateLimitHeaders(verdict ?? { allowed: true, remaining: 0 }, shape, now())),
       'content-length': String(Buffer.byteLength(answer.body)),
     });
     if (fault !== 'truncated-200') {
@@ -135,7 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     const startedAt = performance.now();
     const key = presentedKey(request, shape);
-    const verdict = limiter.take(key, Date.now());
+    const verdict = limiter.take(key, now());
     if (!verdict.allowed) {
       const retryAfter = String(verdict.retryAfterSeconds);
       const message = `Rate limit exceeded: ${options.rate?.requests} requests per ${options.rate?.seconds} seconds. Retry after ${retryAfter} seconds.`;

@@ -5,9 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { useRelays } from '../helpers/relay.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { type InProcessOptions, runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
 // Issue 16: mkt sync keeps a mirror that holds exactly what the service answers.
 const sandbox = useSandbox({ records: 1200 });
@@ -33,20 +34,27 @@ interface Summary {
   full_walk: boolean;
 }
 
-function mkt(url: string, key: string, mirror: string) {
+/** `clock`: the sandbox's, where its rate limit is not what a test waits for. */
+function mkt(url: string, key: string, mirror: string, clock: Pick<InProcessOptions, 'now' | 'sleep'> = {}) {
   const env = { MKT_BASE_URL: url, MKT_API_KEY: key, MKT_MIRROR: mirror };
   return {
-    run: (args: readonly string[]) => runInProcess(args, { env }),
+    run: (args: readonly string[]) => runInProcess(args, { env, ...clock }),
     async sync(...args: string[]): Promise<{ code: number; summary: Summary; stderr: string }> {
-      const run = await runInProcess(['sync', '-f', 'json', ...args], { env });
+      const run = await runInProcess(['sync', '-f', 'json', ...args], { env, ...clock });
       return { code: run.code, summary: run.stdout ? (JSON.parse(run.stdout) as Summary) : (undefined as never), stderr: run.stderr };
     },
   };
 }
 
 /** The invariant: the mirror answers every record of the service, byte for byte. */
-async function expectMirrorEqualsService(url: string, key: string, mirror: string, filters: readonly string[] = []): Promise<void> {
-  const online = await mkt(url, key, mirror).run(['results', '--all', '-f', 'ndjson', ...filters]);
+async function expectMirrorEqualsService(
+  url: string,
+  key: string,
+  mirror: string,
+  filters: readonly string[] = [],
+  clock: Pick<InProcessOptions, 'now' | 'sleep'> = {},
+): Promise<void> {
+  const online = await mkt(url, key, mirror, clock).run(['results', '--all', '-f', 'ndjson', ...filters]);
   // Read as of the URL it was synced from: to results --offline, a relay in front of the sandbox is another service.
   const [{ service }] = JSON.parse((await mkt(url, key, mirror).run(['sql', 'SELECT service FROM mkt_mirror', '-f', 'json'])).stdout) as [{ service: string }];
   const offline = await mkt(service, key, mirror).run(['results', '--offline', '--all', '-f', 'ndjson', ...filters]);
@@ -341,16 +349,19 @@ describe('mkt sync', () => {
   });
 
   it('loses nothing to faults and 429s mid-sync', async () => {
-    const faulty = await startSandbox({ port: 0, records: 900, faults: true, rate: { requests: 6, seconds: 1 } });
+    // One clock for the sandbox's windows and the client's waits, which it skips: the 429s and
+    // their Retry-After are what the sync meets, not the seconds they would take.
+    const clock = virtualClock();
+    const faulty = await startSandbox({ port: 0, records: 900, faults: true, rate: { requests: 6, seconds: 1 }, now: clock.now });
     try {
       const mirror = newMirror();
-      const client = mkt(faulty.url, faulty.keys.api_key, mirror);
+      const client = mkt(faulty.url, faulty.keys.api_key, mirror, clock);
       const { code, summary } = await client.sync();
       expect(code).toBe(0);
       expect(summary.total_records).toBe(900);
       await fetch(`${faulty.url}/__sandbox/versions?groups=3&added=40`, { method: 'POST' });
       expect((await client.sync()).code).toBe(0);
-      await expectMirrorEqualsService(faulty.url, faulty.keys.api_key, mirror);
+      await expectMirrorEqualsService(faulty.url, faulty.keys.api_key, mirror, [], clock);
     } finally {
       await faulty.close();
     }
