@@ -4,11 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
 const clean = useSandbox({ records: 650, seed: 7 });
 const faulty = useSandbox({ records: 650, seed: 7, faults: true });
-const limited = useSandbox({ records: 1000, seed: 7, rate: { requests: 10, seconds: 1 } });
-const paced = useSandbox({ records: 1000, seed: 7, rate: { requests: 10, seconds: 1 } });
+// The limited sandboxes count their windows on the clock the client waits on, which skips its
+// waits: how the client spaces its requests is the point, not the seconds that spacing takes.
+const clock = virtualClock();
+const limited = useSandbox({ records: 1000, seed: 7, rate: { requests: 10, seconds: 1 }, now: clock.now });
+const paced = useSandbox({ records: 1000, seed: 7, rate: { requests: 10, seconds: 1 }, now: clock.now });
 
 const env = (sandbox: typeof clean) => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
 
@@ -39,7 +43,7 @@ describe('--faults: nothing is lost', () => {
 
 describe('--rate: slows down instead of hammering', () => {
   it('walks 40 pages under a 10-per-second limit, provoking only a few 429s', async () => {
-    const run = await runInProcess(['results', '--all', '--page-size', '25', '-f', 'ndjson', '--verbose'], { env: env(limited) });
+    const run = await runInProcess(['results', '--all', '--page-size', '25', '-f', 'ndjson', '--verbose'], { env: env(limited), ...clock });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(1000);
     const requests = run.stderr.split('\n').filter((line) => line.startsWith('→ GET')).length;
@@ -51,6 +55,7 @@ describe('--rate: slows down instead of hammering', () => {
   it('--max-rps paces the requests without a single 429', async () => {
     const run = await runInProcess(['results', '--limit', '200', '--page-size', '25', '-f', 'ndjson', '--max-rps', '8', '--verbose'], {
       env: env(paced),
+      ...clock,
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(200);
