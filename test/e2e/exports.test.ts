@@ -214,7 +214,7 @@ describe('pipes', () => {
     // Asynchronously: the sandbox answering mkt runs in this process.
     const { stdout, stderr } = await execFileAsync(
       'bash',
-      ['-c', `set -o pipefail; "${process.execPath}" "${MKT_BIN}" results --all -f ndjson | head -n 2`],
+      ['--norc', '--noprofile', '-c', `set -o pipefail; "${process.execPath}" "${MKT_BIN}" results --all -f ndjson | head -n 2`],
       { env: { ...process.env, ...env(), MKT_CONFIG_DIR: tempConfigDir() }, encoding: 'utf8' },
     );
     expect(stderr).toBe('');

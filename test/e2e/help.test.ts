@@ -207,7 +207,7 @@ describe(`docs/mkt.1${hasMan ? '' : ' (SKIPPED: man is not installed)'}`, () => 
 
 describe('help into a pipe that closes early', () => {
   it.each(['results --help | true', '--help | head -1'])('`mkt %s` exits 0 with no stack trace', (line) => {
-    const result = spawnSync('bash', ['-c', `set -o pipefail; "${process.execPath}" bin/mkt.js ${line}`], {
+    const result = spawnSync('bash', ['--norc', '--noprofile', '-c', `set -o pipefail; "${process.execPath}" bin/mkt.js ${line}`], {
       encoding: 'utf8',
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
     });

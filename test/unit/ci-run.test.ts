@@ -15,7 +15,7 @@ function summaryOf(reports: { 'vitest.json'?: object; 'vitest-stress.json'?: obj
   for (const [name, report] of Object.entries(reports)) writeFileSync(join(out, name), JSON.stringify(report));
   const summary = /^summary\(\) \{\n[\s\S]*?\n\}\n/m.exec(CI_RUN)?.[0];
   expect(summary).toBeDefined();
-  return execFileSync('bash', ['-c', `out="$1"\n${summary}\nQUICKSTART_STATUS=${quickStartStatus} summary`, 'ci', out], { encoding: 'utf8' });
+  return execFileSync('bash', ['--norc', '--noprofile', '-c', `out="$1"\n${summary}\nQUICKSTART_STATUS=${quickStartStatus} summary`, 'ci', out], { encoding: 'utf8' });
 }
 
 describe('.ci/run', () => {
