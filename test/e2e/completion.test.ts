@@ -1,5 +1,5 @@
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -414,7 +414,7 @@ describe('mkt completion, mkt __profiles and mkt __exchanges', () => {
     const run = await runInProcess(['completion', shell]);
     const shipped = { bash: 'mkt.bash', zsh: '_mkt', fish: 'mkt.fish' }[shell] as string;
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(execFileSync('cat', [join(COMPLETIONS, shipped)], { encoding: 'utf8' }));
+    expect(run.stdout).toBe(readFileSync(join(COMPLETIONS, shipped), 'utf8'));
   });
 
   // A process: the pipe and bin/mkt.js's handling of EPIPE are what is tested.
