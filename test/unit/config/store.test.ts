@@ -42,9 +42,9 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-/** A pid that belonged to a process and no longer does. */
+/** A pid that belonged to a process and no longer does: any program's, and `true` starts quickest. */
 function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', '']);
+  const child = spawnSync('true');
   return child.pid as number;
 }
 
@@ -244,7 +244,7 @@ describe('the lock', () => {
     const { files, clock } = filesOnStoppedClock();
     mkdirSync(files.dir, { recursive: true });
     writeFileSync(files.settings, JSON.stringify({ profiles: { default: { timeout: 1 } } }));
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    const holder = spawn('sleep', ['60']);
     try {
       writeFileSync(`${files.settings}.lock`, String(holder.pid));
       const caught = await setSetting(files, 'default', 'timeout', 3).catch((error: unknown) => error);
