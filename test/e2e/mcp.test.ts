@@ -249,7 +249,7 @@ describe('mkt mcp without a key', () => {
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_exchanges', arguments: {} } },
     ];
-    const run = await runMkt(['mcp'], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join(''), env: { MKT_BASE_URL: 'http://127.0.0.1:9' } });
+    const run = await runInProcess(['mcp'], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join(''), env: { MKT_BASE_URL: 'http://127.0.0.1:9' } });
     expect(run.code).toBe(0);
     const answer = JSON.parse(run.stdout.split('\n')[1] ?? '') as { result: ToolResult };
     expect(answer.result.isError).toBe(true);
