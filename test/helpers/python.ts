@@ -1,20 +1,24 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 
+/** The interpreter python3 named at the check: a version manager's python3 is a script that starts several shells at each call. */
+let interpreter = 'python3';
+
 /**
  * Why python3 cannot import these modules, or undefined when it can: tests that read our files
  * with pyarrow or polars skip, and say why (.ci/run installs them from the machine's Python
  * package index).
  */
 export function pythonLacks(modules: readonly string[]): string | undefined {
-  const check = spawnSync('python3', ['-c', `import ${modules.join(', ')}`], { encoding: 'utf8' });
+  const check = spawnSync('python3', ['-c', `import sys, ${modules.join(', ')}; print(sys.executable)`], { encoding: 'utf8' });
   if (check.error) return 'python3 is not installed';
   if (check.status !== 0) return `python3 cannot import ${modules.join(' and ')}`;
+  interpreter = check.stdout.trim() || interpreter;
   return undefined;
 }
 
 /** Runs a Python script (its text) with arguments, and returns what it printed on stdout. */
 export async function runPython(script: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)('python3', ['-c', script, ...args], { maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(interpreter, ['-c', script, ...args], { maxBuffer: 64 * 1024 * 1024 });
   return stdout;
 }
