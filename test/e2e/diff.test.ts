@@ -1,11 +1,12 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import { AVAILABLE_FILTERS_PATH } from '../../src/api/paths.js';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
+import { copyMirror } from '../helpers/mirror-copy.js';
+import { sendJson, startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -264,32 +265,45 @@ describe('where mkt diff answers from', () => {
     expect(counted.requests).toHaveLength(0);
   });
 
-  it.each([
-    ['a rejected key', 401, 3, 'mkt: the service rejected the API key (401)'],
-    // The first request, for the fee type's spelling, meets it.
-    ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for the available filters (403)'],
-    ['a server failure', 500, 1, undefined],
-    ['a network failure', 'closed', 1, undefined],
-  ] as const)('with a mirror that holds the group, %s exits as anywhere else with --exit-code too, never 10', async (_case, failure, code, message) => {
-    await addVersion('NASDAQ_PHLX', 'Option', 1);
-    let failing = false;
-    // The sandbox until the mirror is synced, then the failure.
-    const server = await servers((request, response) => {
-      // 'closed' closes the server instead, and is never answered.
-      if (failing) return sendJson(response, failure as number, { detail: 'no' });
-      fetch(`${sandbox.current.url}${request.url}`, { headers: { 'x-service-api-access-key': sandbox.current.keys.api_key } })
-        .then(async (answer) => sendJson(response, answer.status, await answer.json()))
-        .catch(() => response.destroy());
+  describe('with a mirror that holds the group', () => {
+    /** The sandbox, through a server that fails as a case says once the case sets `failure`. */
+    let server: Awaited<ReturnType<typeof startRecordingServer>>;
+    let failure: number | 'closed' | undefined;
+    /** One sync for every case: what each case shows is the diff after it, which a copy of the mirror shows as well. */
+    let synced: string;
+    beforeAll(async () => {
+      await addVersion('NASDAQ_PHLX', 'Option', 1);
+      server = await startRecordingServer((request, response) => {
+        // 'closed' closes the server instead, and is never answered.
+        if (failure !== undefined) return sendJson(response, failure as number, { detail: 'no' });
+        fetch(`${sandbox.current.url}${request.url}`, { headers: { 'x-service-api-access-key': sandbox.current.keys.api_key } })
+          .then(async (answer) => sendJson(response, answer.status, await answer.json()))
+          .catch(() => response.destroy());
+      });
+      synced = join(tempDir('mkt-diff-'), 'm.duckdb');
+      expect((await runInProcess(['sync'], { env: env({ MKT_BASE_URL: server.url, MKT_MIRROR: synced }) })).code).toBe(0);
     });
-    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
-    const serverEnv = env({ MKT_BASE_URL: server.url, MKT_MIRROR: mirror });
-    expect((await runInProcess(['sync'], { env: serverEnv })).code).toBe(0);
-    expect((await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json'], { env: serverEnv })).code).toBe(10);
-    failing = true;
-    if (failure === 'closed') await server.close();
-    const run = await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json', '--retries', '0'], { env: serverEnv });
-    expect(run).toMatchObject({ code, stdout: '' });
-    if (message) expect(run.stderr.split('\n')[0]).toBe(message);
+    afterEach(() => {
+      failure = undefined;
+    });
+    afterAll(() => server.close());
+
+    // 'closed' is the last case: no case after it could reach the server.
+    it.each([
+      ['a rejected key', 401, 3, 'mkt: the service rejected the API key (401)'],
+      // The first request, for the fee type's spelling, meets it.
+      ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for the available filters (403)'],
+      ['a server failure', 500, 1, undefined],
+      ['a network failure', 'closed', 1, undefined],
+    ] as const)('%s exits as anywhere else with --exit-code too, never 10', async (_case, failing, code, message) => {
+      const serverEnv = env({ MKT_BASE_URL: server.url, MKT_MIRROR: copyMirror(synced) });
+      expect((await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json'], { env: serverEnv })).code).toBe(10);
+      failure = failing;
+      if (failing === 'closed') await server.close();
+      const run = await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json', '--retries', '0'], { env: serverEnv });
+      expect(run).toMatchObject({ code, stdout: '' });
+      if (message) expect(run.stderr.split('\n')[0]).toBe(message);
+    });
   });
 });
 
