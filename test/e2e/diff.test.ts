@@ -7,7 +7,7 @@ import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { sendJson, startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
-import { useRelays } from '../helpers/relay.js';
+import { startRelay, useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -45,14 +45,27 @@ async function versionsOf(exchange: string, feeType: string): Promise<Map<string
   return byVersion;
 }
 
-/** A mirror of the whole sandbox, synced through a relay that then counts the requests of the commands after the sync. */
+/** The relay the mirror of syncedMirror() was synced through, and that mirror: one sync for the tests that read it. */
+let synced: Promise<{ counted: Awaited<ReturnType<typeof startRelay>>; mirror: string }> | undefined;
+afterAll(async () => (await synced)?.counted.close());
+
+/**
+ * A mirror of the whole sandbox with a new version of MIAX Option and of BOX Option, synced through
+ * a relay that then counts the requests of the commands after the sync: a copy of one sync's mirror.
+ */
 async function syncedMirror() {
-  const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
-  const counted = await relay(sandbox.current.url);
-  const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
-  expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
+  synced ??= (async () => {
+    await addVersion('MIAX', 'Option', 3);
+    await addVersion('BOX', 'Option', 1);
+    const counted = await startRelay(sandbox.current.url);
+    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+    expect((await runInProcess(['sync'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) })).code).toBe(0);
+    return { counted, mirror };
+  })();
+  const { counted, mirror: original } = await synced;
+  const mirror = copyMirror(original);
   counted.requests.length = 0;
-  return { mirror, counted, relayed };
+  return { mirror, counted, relayed: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) };
 }
 
 /** The request diff sends to learn the service's newest version of a group. */
@@ -140,7 +153,6 @@ describe('mkt diff', () => {
   });
 
   it('reads the mirror when it holds the group and one request shows the service has nothing newer: the same answer', async () => {
-    await addVersion('MIAX', 'Option', 3);
     const { counted, relayed } = await syncedMirror();
     const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
     // The fee type's spelling, asked once (nothing is kept in a fresh cache), then the one request.
@@ -208,7 +220,6 @@ describe('where mkt diff answers from', () => {
   const syncedLine = (mirror: string) => `from the mirror ${mirror}, synced \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z`;
 
   it('says so on a terminal: the mirror while the service has nothing newer, then the service once it has; --offline sends nothing, --online skips the mirror', async () => {
-    await addVersion('BOX', 'Option', 1);
     const { mirror, counted, relayed } = await syncedMirror();
     const synced = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed });
 
