@@ -45,13 +45,14 @@ async function versionsOf(exchange: string, feeType: string): Promise<Map<string
   return byVersion;
 }
 
-/** The relay the mirror of syncedMirror() was synced through, and that mirror: one sync for the tests that read it. */
-let synced: Promise<{ counted: Awaited<ReturnType<typeof startRelay>>; mirror: string }> | undefined;
+/** The relay the mirrors of syncedMirror() were synced through, and those mirrors: one sync each for the tests that read them. */
+let synced: Promise<{ counted: Awaited<ReturnType<typeof startRelay>>; mirror: string; narrow: string }> | undefined;
 afterAll(async () => (await synced)?.counted.close());
 
 /**
- * A mirror of the whole sandbox with a new version of MIAX Option and of BOX Option, synced through
- * a relay that then counts the requests of the commands after the sync: a copy of one sync's mirror.
+ * A mirror of the whole sandbox with a new version of MIAX Option and of BOX Option, and a mirror
+ * of CBOE's alone (`narrow`), synced through a relay that then counts the requests of the commands
+ * after the sync: copies of one sync's mirrors.
  */
 async function syncedMirror() {
   synced ??= (async () => {
@@ -59,13 +60,15 @@ async function syncedMirror() {
     await addVersion('BOX', 'Option', 1);
     const counted = await startRelay(sandbox.current.url);
     const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
     expect((await runInProcess(['sync'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) })).code).toBe(0);
-    return { counted, mirror };
+    expect((await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) })).code).toBe(0);
+    return { counted, mirror, narrow };
   })();
-  const { counted, mirror: original } = await synced;
+  const { counted, mirror: original, narrow } = await synced;
   const mirror = copyMirror(original);
   counted.requests.length = 0;
-  return { mirror, counted, relayed: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) };
+  return { mirror, narrow: copyMirror(narrow, 'narrow.duckdb'), counted, relayed: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) };
 }
 
 /** The request diff sends to learn the service's newest version of a group. */
@@ -153,7 +156,7 @@ describe('mkt diff', () => {
   });
 
   it('reads the mirror when it holds the group and one request shows the service has nothing newer: the same answer', async () => {
-    const { counted, relayed } = await syncedMirror();
+    const { counted, relayed, narrow } = await syncedMirror();
     const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
     // The fee type's spelling, asked once (nothing is kept in a fresh cache), then the one request.
     expect(counted.requests.map((request) => request.url)).toEqual([AVAILABLE_FILTERS_PATH, newestOfGroup('MIAX', 'Option')]);
@@ -162,9 +165,7 @@ describe('mkt diff', () => {
     expect(ndjson(offline.stdout.replace(/^\[\n|\n\]\n$/g, '').replace(/,\n/g, '\n')).length).toBeGreaterThan(0);
 
     // A mirror of other filters does not hold the group: the service answers.
-    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
     const narrowEnv = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow });
-    await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: narrowEnv });
     counted.requests.length = 0;
     const fromService = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: narrowEnv });
     expect(fromService.stdout).toBe(online.stdout);
@@ -262,13 +263,11 @@ describe('where mkt diff answers from', () => {
   });
 
   it('--offline without a mirror that holds the group is an error, and sends nothing', async () => {
-    const counted = await relay(sandbox.current.url);
+    const { counted, narrow } = await syncedMirror();
     const none = join(tempDir('mkt-diff-'), 'none.duckdb');
     const missing = await runInProcess(['diff', 'NYSE', 'Equity', '--offline'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: none }) });
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr.split('\n')[0]).toBe(`mkt: no mirror at ${none}`);
-    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
-    expect((await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) })).code).toBe(0);
     counted.requests.length = 0;
     const outside = await runInProcess(['diff', 'NYSE', 'Equity', '--offline'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) });
     expect(outside).toMatchObject({ code: 2, stdout: '' });
