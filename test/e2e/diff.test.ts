@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import { AVAILABLE_FILTERS_PATH } from '../../src/api/paths.js';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
-import { useRelays } from '../helpers/relay.js';
+import { copyMirror } from '../helpers/mirror-copy.js';
+import { sendJson, startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
+import { startRelay, useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -44,14 +45,30 @@ async function versionsOf(exchange: string, feeType: string): Promise<Map<string
   return byVersion;
 }
 
-/** A mirror of the whole sandbox, synced through a relay that then counts the requests of the commands after the sync. */
+/** The relay the mirrors of syncedMirror() were synced through, and those mirrors: one sync each for the tests that read them. */
+let synced: Promise<{ counted: Awaited<ReturnType<typeof startRelay>>; mirror: string; narrow: string }> | undefined;
+afterAll(async () => (await synced)?.counted.close());
+
+/**
+ * A mirror of the whole sandbox with a new version of MIAX Option and of BOX Option, and a mirror
+ * of CBOE's alone (`narrow`), synced through a relay that then counts the requests of the commands
+ * after the sync: copies of one sync's mirrors.
+ */
 async function syncedMirror() {
-  const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
-  const counted = await relay(sandbox.current.url);
-  const relayed = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror });
-  expect((await runInProcess(['sync'], { env: relayed })).code).toBe(0);
+  synced ??= (async () => {
+    await addVersion('MIAX', 'Option', 3);
+    await addVersion('BOX', 'Option', 1);
+    const counted = await startRelay(sandbox.current.url);
+    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
+    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
+    expect((await runInProcess(['sync'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) })).code).toBe(0);
+    expect((await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) })).code).toBe(0);
+    return { counted, mirror, narrow };
+  })();
+  const { counted, mirror: original, narrow } = await synced;
+  const mirror = copyMirror(original);
   counted.requests.length = 0;
-  return { mirror, counted, relayed };
+  return { mirror, narrow: copyMirror(narrow, 'narrow.duckdb'), counted, relayed: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: mirror }) };
 }
 
 /** The request diff sends to learn the service's newest version of a group. */
@@ -139,8 +156,7 @@ describe('mkt diff', () => {
   });
 
   it('reads the mirror when it holds the group and one request shows the service has nothing newer: the same answer', async () => {
-    await addVersion('MIAX', 'Option', 3);
-    const { counted, relayed } = await syncedMirror();
+    const { counted, relayed, narrow } = await syncedMirror();
     const offline = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: relayed });
     // The fee type's spelling, asked once (nothing is kept in a fresh cache), then the one request.
     expect(counted.requests.map((request) => request.url)).toEqual([AVAILABLE_FILTERS_PATH, newestOfGroup('MIAX', 'Option')]);
@@ -149,9 +165,7 @@ describe('mkt diff', () => {
     expect(ndjson(offline.stdout.replace(/^\[\n|\n\]\n$/g, '').replace(/,\n/g, '\n')).length).toBeGreaterThan(0);
 
     // A mirror of other filters does not hold the group: the service answers.
-    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
     const narrowEnv = env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow });
-    await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: narrowEnv });
     counted.requests.length = 0;
     const fromService = await runInProcess(['diff', 'MIAX', 'Option', '-f', 'json'], { env: narrowEnv });
     expect(fromService.stdout).toBe(online.stdout);
@@ -207,7 +221,6 @@ describe('where mkt diff answers from', () => {
   const syncedLine = (mirror: string) => `from the mirror ${mirror}, synced \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z`;
 
   it('says so on a terminal: the mirror while the service has nothing newer, then the service once it has; --offline sends nothing, --online skips the mirror', async () => {
-    await addVersion('BOX', 'Option', 1);
     const { mirror, counted, relayed } = await syncedMirror();
     const synced = await runInProcess(['diff', 'BOX', 'Option', '-f', 'json'], { env: relayed });
 
@@ -250,13 +263,11 @@ describe('where mkt diff answers from', () => {
   });
 
   it('--offline without a mirror that holds the group is an error, and sends nothing', async () => {
-    const counted = await relay(sandbox.current.url);
+    const { counted, narrow } = await syncedMirror();
     const none = join(tempDir('mkt-diff-'), 'none.duckdb');
     const missing = await runInProcess(['diff', 'NYSE', 'Equity', '--offline'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: none }) });
     expect(missing).toMatchObject({ code: 1, stdout: '' });
     expect(missing.stderr.split('\n')[0]).toBe(`mkt: no mirror at ${none}`);
-    const narrow = join(tempDir('mkt-diff-'), 'narrow.duckdb');
-    expect((await runInProcess(['sync', '--exchange-name', 'CBOE'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) })).code).toBe(0);
     counted.requests.length = 0;
     const outside = await runInProcess(['diff', 'NYSE', 'Equity', '--offline'], { env: env({ MKT_BASE_URL: counted.url, MKT_MIRROR: narrow }) });
     expect(outside).toMatchObject({ code: 2, stdout: '' });
@@ -264,32 +275,45 @@ describe('where mkt diff answers from', () => {
     expect(counted.requests).toHaveLength(0);
   });
 
-  it.each([
-    ['a rejected key', 401, 3, 'mkt: the service rejected the API key (401)'],
-    // The first request, for the fee type's spelling, meets it.
-    ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for the available filters (403)'],
-    ['a server failure', 500, 1, undefined],
-    ['a network failure', 'closed', 1, undefined],
-  ] as const)('with a mirror that holds the group, %s exits as anywhere else with --exit-code too, never 10', async (_case, failure, code, message) => {
-    await addVersion('NASDAQ_PHLX', 'Option', 1);
-    let failing = false;
-    // The sandbox until the mirror is synced, then the failure.
-    const server = await servers((request, response) => {
-      // 'closed' closes the server instead, and is never answered.
-      if (failing) return sendJson(response, failure as number, { detail: 'no' });
-      fetch(`${sandbox.current.url}${request.url}`, { headers: { 'x-service-api-access-key': sandbox.current.keys.api_key } })
-        .then(async (answer) => sendJson(response, answer.status, await answer.json()))
-        .catch(() => response.destroy());
+  describe('with a mirror that holds the group', () => {
+    /** The sandbox, through a server that fails as a case says once the case sets `failure`. */
+    let server: Awaited<ReturnType<typeof startRecordingServer>>;
+    let failure: number | 'closed' | undefined;
+    /** One sync for every case: what each case shows is the diff after it, which a copy of the mirror shows as well. */
+    let synced: string;
+    beforeAll(async () => {
+      await addVersion('NASDAQ_PHLX', 'Option', 1);
+      server = await startRecordingServer((request, response) => {
+        // 'closed' closes the server instead, and is never answered.
+        if (failure !== undefined) return sendJson(response, failure as number, { detail: 'no' });
+        fetch(`${sandbox.current.url}${request.url}`, { headers: { 'x-service-api-access-key': sandbox.current.keys.api_key } })
+          .then(async (answer) => sendJson(response, answer.status, await answer.json()))
+          .catch(() => response.destroy());
+      });
+      synced = join(tempDir('mkt-diff-'), 'm.duckdb');
+      expect((await runInProcess(['sync'], { env: env({ MKT_BASE_URL: server.url, MKT_MIRROR: synced }) })).code).toBe(0);
     });
-    const mirror = join(tempDir('mkt-diff-'), 'm.duckdb');
-    const serverEnv = env({ MKT_BASE_URL: server.url, MKT_MIRROR: mirror });
-    expect((await runInProcess(['sync'], { env: serverEnv })).code).toBe(0);
-    expect((await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json'], { env: serverEnv })).code).toBe(10);
-    failing = true;
-    if (failure === 'closed') await server.close();
-    const run = await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json', '--retries', '0'], { env: serverEnv });
-    expect(run).toMatchObject({ code, stdout: '' });
-    if (message) expect(run.stderr.split('\n')[0]).toBe(message);
+    afterEach(() => {
+      failure = undefined;
+    });
+    afterAll(() => server.close());
+
+    // 'closed' is the last case: no case after it could reach the server.
+    it.each([
+      ['a rejected key', 401, 3, 'mkt: the service rejected the API key (401)'],
+      // The first request, for the fee type's spelling, meets it.
+      ['an unlicensed exchange', 403, 3, 'mkt: your key is not licensed for the available filters (403)'],
+      ['a server failure', 500, 1, undefined],
+      ['a network failure', 'closed', 1, undefined],
+    ] as const)('%s exits as anywhere else with --exit-code too, never 10', async (_case, failing, code, message) => {
+      const serverEnv = env({ MKT_BASE_URL: server.url, MKT_MIRROR: copyMirror(synced) });
+      expect((await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json'], { env: serverEnv })).code).toBe(10);
+      failure = failing;
+      if (failing === 'closed') await server.close();
+      const run = await runInProcess(['diff', 'NASDAQ_PHLX', 'Option', '--exit-code', '-f', 'json', '--retries', '0'], { env: serverEnv });
+      expect(run).toMatchObject({ code, stdout: '' });
+      if (message) expect(run.stderr.split('\n')[0]).toBe(message);
+    });
   });
 });
 

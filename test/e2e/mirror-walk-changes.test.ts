@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatLocalMicros, formatOffsetMicros } from '../../src/sandbox/time.js';
 import { openDuckDB } from '../helpers/duckdb.js';
+import { copyMirror } from '../helpers/mirror-copy.js';
 import { emptyResultsPage, sendJson, startRecordingServer } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -39,9 +40,9 @@ interface Asked {
 /**
  * A results service over `count` records that a test changes while mkt reads them, paged as the
  * service document says, by created_on. `before` runs before each answer: it may change the
- * records, or answer itself (true) for a failure.
+ * records, or answer itself (true) for a failure. Closed after the test, or with `closedBy`.
  */
-async function liveService(count: number) {
+async function liveService(count: number, closedBy: { close(): Promise<void> }[] = servers) {
   const records = Array.from({ length: count }, (_, n) => record(n));
   const asked: Asked[] = [];
   const service = {
@@ -64,13 +65,13 @@ async function liveService(count: number) {
       total_pages: Math.ceil(records.length / ask.size),
     });
   });
-  servers.push(server);
+  closedBy.push(server);
   service.url = server.url;
   return service;
 }
 
-function mkt(url: string) {
-  const env = { MKT_BASE_URL: url, MKT_API_KEY: 'live-key-0123456789', MKT_MIRROR: join(tempDir('mkt-mirror-'), 'm.duckdb') };
+function mkt(url: string, mirror = join(tempDir('mkt-mirror-'), 'm.duckdb')) {
+  const env = { MKT_BASE_URL: url, MKT_API_KEY: 'live-key-0123456789', MKT_MIRROR: mirror };
   return {
     mirror: env.MKT_MIRROR,
     env,
@@ -205,8 +206,28 @@ describe('a sync against a service that repeats itself', () => {
 });
 
 describe('an incremental sync', () => {
+  // One service of 1,000 records and its first sync: each test adds records to the service, and syncs a copy of that mirror.
+  const served: { close(): Promise<void> }[] = [];
+  let first: { service: Awaited<ReturnType<typeof liveService>>; mirror: string };
+  beforeAll(async () => {
+    const service = await liveService(1_000, served);
+    const { mirror, run } = mkt(service.url);
+    expect((await run(['sync'])).code).toBe(0);
+    first = { service, mirror };
+  });
+  afterAll(() => Promise.all(served.map((server) => server.close())));
+
+  /** The service as the first sync left it, and a client of a copy of that sync's mirror. */
+  function fromFirstSync() {
+    const { service, mirror } = first;
+    service.records.splice(1_000);
+    service.asked.length = 0;
+    service.before = () => false;
+    return { service, client: mkt(service.url, copyMirror(mirror)) };
+  }
+
   it('commits what it reads as it goes, and adds it to the mirror only when the sync is done', async () => {
-    const { service, client } = await mirrored(1_000);
+    const { service, client } = fromFirstSync();
     for (let n = 1_000; n < 2_500; n++) service.records.push(record(n));
     service.before = (ask, respond) => ask.order === 'desc' && ask.page === 12 && (respond(400, FAILED), true);
     expect((await client.run(['sync'])).code).not.toBe(0);
@@ -218,7 +239,7 @@ describe('an incremental sync', () => {
   }, 60_000);
 
   it('commits every 100 pages when no test asks for fewer', async () => {
-    const { service, client } = await mirrored(1_000);
+    const { service, client } = fromFirstSync();
     for (let n = 1_000; n < 16_200; n++) service.records.push(record(n));
     service.before = (ask, respond) => ask.order === 'desc' && ask.page === 150 && (respond(400, FAILED), true);
     // Stopped at page 150: the commit of its first 100 pages is all the staging holds (50 pages to a
