@@ -11,16 +11,22 @@ export function redactKey(text: string, key: string): string {
 let lastEchoes: { key: string; pattern: RegExp } | undefined;
 
 function keyEchoes(key: string): RegExp {
-  if (lastEchoes?.key !== key) {
-    const encoder = new TextEncoder();
-    const source = Array.from(key, (char) => {
-      const literal = char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
-      const encoded = Array.from(encoder.encode(char), (byte) => `%${hexDigits(byte)}`).join('');
-      return `(?:${literal}|${encoded})`;
-    }).join('');
-    lastEchoes = { key, pattern: new RegExp(source, 'g') };
-  }
+  if (lastEchoes?.key !== key) lastEchoes = { key, pattern: new RegExp(keyEchoSource(key), 'g') };
   return lastEchoes.pattern;
+}
+
+/**
+ * The source of a pattern that matches every echo of `key`, each character as it is or
+ * percent-encoded (a space also as a form's `+`), without capturing.
+ */
+export function keyEchoSource(key: string): string {
+  const encoder = new TextEncoder();
+  return Array.from(key, (char) => {
+    const literal = char.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+    const encoded = Array.from(encoder.encode(char), (byte) => `%${hexDigits(byte)}`).join('');
+    // A form's query writes a space as `+`.
+    return `(?:${literal}|${encoded}${char === ' ' ? '|\\+' : ''})`;
+  }).join('');
 }
 
 /** A byte's two hex digits as a pattern that takes either case: `2F` is `2[Ff]`. */

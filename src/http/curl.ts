@@ -1,3 +1,5 @@
+import { keyEchoSource } from '../core/redaction.js';
+
 /*
  * A request as a `curl` command line that bash takes as pasted (--dry-run): each word quoted
  * for the shell, and the key, wherever it stands, written as "$MKT_API_KEY" so that the shell
@@ -36,13 +38,12 @@ export function shellWord(text: string, keys: readonly string[]): string {
   return parts.map((part) => (part === '' ? '' : singleQuoted(part))).join(`"$${KEY_VARIABLE}"`);
 }
 
-/** `text` cut at each occurrence of a key: raw, percent-encoded, or encoded as URLSearchParams encodes a value. */
+/** `text` cut at each echo of a key: as written, or percent-encoded as a URL or a query value holds it. */
 function splitOnKeys(text: string, keys: readonly string[]): string[] {
-  const forms = keys.filter((key) => key !== '').flatMap((key) => [key, encodeURIComponent(key), new URLSearchParams({ k: key }).toString().slice(2)]);
-  if (forms.length === 0) return [text];
+  const present = keys.filter((key) => key !== '');
+  if (present.length === 0) return [text];
   // The longest first, so that no key is taken for a part of another.
-  const pattern = [...new Set(forms)].sort((a, b) => b.length - a.length).map((form) => form.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return text.split(new RegExp(pattern.join('|')));
+  return text.split(new RegExp([...present].sort((a, b) => b.length - a.length).map(keyEchoSource).join('|')));
 }
 
 /** `curl -sS -X GET 'URL' -H 'name: value' …`, each of `keys` written as "$MKT_API_KEY". */
