@@ -13,7 +13,7 @@ export interface StreamShape {
 }
 
 export interface InProcessOptions {
-  /** Variables on top of a clean environment (no MKT_*, NO_COLOR, FORCE_COLOR, CLICOLOR*, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME; MKT_CONFIG_DIR, MKT_CACHE_DIR and MKT_DATA_DIR fresh directories). `undefined` removes one. */
+  /** Variables on top of a clean environment (no MKT_*, NO_COLOR, FORCE_COLOR, CLICOLOR*, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME; MKT_CONFIG_DIR, MKT_CACHE_DIR and MKT_DATA_DIR fresh paths, made when mkt first writes there). `undefined` removes one. */
   env?: Record<string, string | undefined>;
   /** What stdin holds; it is then ended, as `echo … | mkt` would. Empty by default. */
   input?: string;

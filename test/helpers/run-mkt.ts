@@ -2,7 +2,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tempDir } from './temp-dir.js';
+import { tempDir, unmadePath } from './temp-dir.js';
 
 export const MKT_BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
 const MKT_WITH_DEPS = fileURLToPath(new URL('./mkt-with-deps.cjs', import.meta.url));
@@ -35,7 +35,7 @@ export function tempConfigDir(files: Record<string, string> = {}): string {
  * This process's environment without what would change how mkt behaves (MKT_*, NO_COLOR, CLICOLOR*,
  * FORCE_COLOR, NODE_EXTRA_CA_CERTS, XDG_CONFIG_HOME, XDG_CACHE_HOME, XDG_DATA_HOME, the proxy variables
  * in either case: http_proxy, HTTPS_PROXY, ALL_PROXY, NO_PROXY), MKT_CONFIG_DIR, MKT_CACHE_DIR and MKT_DATA_DIR fresh
- * directories unless `extra` names them, then `extra` on top (`undefined` removes a variable).
+ * paths where nothing is yet (mkt makes them as on a first run) unless `extra` names them, then `extra` on top (`undefined` removes a variable).
  */
 export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -43,9 +43,9 @@ export function cleanEnv(extra: Record<string, string | undefined>): NodeJS.Proc
     if (/^(MKT_|NO_COLOR$|FORCE_COLOR$|CLICOLOR$|CLICOLOR_FORCE$|NODE_EXTRA_CA_CERTS$|XDG_CONFIG_HOME$|XDG_CACHE_HOME$|XDG_DATA_HOME$)/.test(name) || /^(https?|all|no)_proxy$/i.test(name)) continue;
     env[name] = value;
   }
-  if (!('MKT_CONFIG_DIR' in extra)) env.MKT_CONFIG_DIR = tempConfigDir();
-  if (!('MKT_CACHE_DIR' in extra)) env.MKT_CACHE_DIR = tempDir('mkt-cache-');
-  if (!('MKT_DATA_DIR' in extra)) env.MKT_DATA_DIR = tempDir('mkt-data-');
+  if (!('MKT_CONFIG_DIR' in extra)) env.MKT_CONFIG_DIR = unmadePath('mkt-config-');
+  if (!('MKT_CACHE_DIR' in extra)) env.MKT_CACHE_DIR = unmadePath('mkt-cache-');
+  if (!('MKT_DATA_DIR' in extra)) env.MKT_DATA_DIR = unmadePath('mkt-data-');
   for (const [name, value] of Object.entries(extra)) {
     if (value === undefined) delete env[name];
     else env[name] = value;
