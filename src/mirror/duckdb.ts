@@ -121,6 +121,11 @@ export class DuckDBFile {
     return rows;
   }
 
+  /** The names of a query's columns, its rows unread. */
+  async columnNames(sql: string): Promise<string[]> {
+    return (await this.execute(sql, undefined)).columnNames();
+  }
+
   /** The first column of a query's answer, read whole. */
   async column(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[]> {
     const column: SqlValue[] = [];

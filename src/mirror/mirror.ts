@@ -124,8 +124,8 @@ export class Mirror {
     const mirror = new Mirror(path, options.write, file, options.signal, made);
     try {
       if (options.write) {
-        await mirror.checkNotAnotherDatabase();
-        await mirror.run(createSchema(await mirror.tableShape('results')));
+        const hasResults = await mirror.checkNotAnotherDatabase();
+        await mirror.run(createSchema(hasResults ? await mirror.tableShape('results') : 'interface'));
         // Each checkpoint DuckDB makes when its log grows writes a walk's staging table's growing
         // last row group again: a sync checkpoints once, when the file closes.
         await mirror.run(`SET checkpoint_threshold = '${CHECKPOINT_THRESHOLD}'`);
@@ -204,12 +204,15 @@ export class Mirror {
 
   /** The shape whose column set a table of records has (src/mirror/schema.ts). */
   async tableShape(table: RecordsTable): Promise<ServiceShape> {
-    const [row] = await this.rows(
-      `SELECT count(*)::INTEGER AS n FROM information_schema.columns
-       WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = $1 AND column_name = $2`,
-      [table, RECORD_ID_FIELDS['2026']],
-    );
-    return row?.n === 1 ? '2026' : 'interface';
+    return (await this.columnsOf(table)).has(RECORD_ID_FIELDS['2026']) ? '2026' : 'interface';
+  }
+
+  /**
+   * The columns of a table, which must exist: from an answer of no rows, which costs a fraction
+   * of what a question to the catalog's views does, and a sync asks at each page it appends.
+   */
+  private async columnsOf(table: string): Promise<Set<string>> {
+    return new Set(await this.onFile(() => this.file.columnNames(`SELECT * FROM ${table} LIMIT 0`)));
   }
 
   /**
@@ -491,17 +494,20 @@ export class Mirror {
    * A DuckDB file with tables is a mirror only when each is one of a mirror's (results,
    * results_with_values, mkt_*) and mkt_mirror has a mirror's columns: anything else is someone
    * else's database, and a sync changes nothing in it (nothing has been written when this runs).
+   * Whether it has a `results` table.
    */
-  private async checkNotAnotherDatabase(): Promise<void> {
+  private async checkNotAnotherDatabase(): Promise<boolean> {
     const [row] = await this.rows(
       `SELECT count(*)::INTEGER AS tables,
          count(*) FILTER (table_schema <> 'main' OR NOT (table_name IN ('results', 'results_with_values') OR starts_with(table_name, 'mkt_')))::INTEGER AS foreign_tables,
+         count(*) FILTER (table_schema = 'main' AND table_name = 'results')::INTEGER AS results_tables,
          (SELECT count(*)::INTEGER FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main'
             AND table_name = 'mkt_mirror' AND column_name IN ('layout', 'service', 'filters', 'created_at')) AS header_columns
        FROM information_schema.tables WHERE table_catalog = current_database()`,
     );
     const tables = Number(row?.tables ?? 0);
     if (tables > 0 && (Number(row?.foreign_tables ?? 0) > 0 || Number(row?.header_columns ?? 0) !== 4)) throw this.notAMirror();
+    return Number(row?.results_tables ?? 0) > 0;
   }
 
   private notAMirror(): MktError {
@@ -518,13 +524,8 @@ export class Mirror {
     let rows: Record<string, SqlValue>[];
     let present: Set<string>;
     try {
-      const columns = await this.rows(
-        `SELECT table_name, column_name FROM information_schema.columns
-         WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name IN ('results', 'mkt_mirror')`,
-      );
-      const of = (table: string) => new Set(columns.filter((column) => column.table_name === table).map((column) => column.column_name as string));
-      present = of('results');
-      rows = await this.rows(`SELECT layout, service, filters, ${of('mkt_mirror').has('shape') ? 'shape' : 'NULL AS shape'} FROM mkt_mirror`);
+      present = await this.columnsOf('results');
+      rows = await this.rows(`SELECT layout, service, filters, ${(await this.columnsOf('mkt_mirror')).has('shape') ? 'shape' : 'NULL AS shape'} FROM mkt_mirror`);
     } catch (error) {
       // Ctrl-C interrupts the reading of the header: that is no sign of another database.
       if (this.signal?.aborted) throw abortReason(this.signal);
@@ -547,10 +548,7 @@ export class Mirror {
 
   /** Notes the columns `results` has, when a sync has made it anew. */
   async readColumns(): Promise<void> {
-    const present = await this.column(
-      `SELECT column_name FROM information_schema.columns WHERE table_catalog = current_database() AND table_schema = 'main' AND table_name = 'results'`,
-    );
-    this.useColumns(new Set(present as string[]));
+    this.useColumns(await this.columnsOf('results'));
   }
 
   private useColumns(present: ReadonlySet<string>): void {
