@@ -44,7 +44,7 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
   const output = outputOptions(context, settings.defaultFormat);
   if (globals.columns) validateColumns(globals.columns, ANY_RESULT_COLUMNS);
   await warnOfUnknownExchanges(context, request.query.exchange_name ?? []);
-  const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings) : await context.client();
+  const client = mirror ? await openOffline(request.query, mirror, output.outputPath, settings, deps.offlineReadRows) : await context.client();
   const walking = request.all || request.limit !== undefined;
   // The walk's pages on the progress line when the data waits for the walk; the client's waits show there in any case.
   const progress = walking && context.showsProgress && dataWaitsForTheWalk(output) ? await context.progress() : undefined;
@@ -98,8 +98,17 @@ export async function runResults(context: Context, request: ResultsRequest, mirr
   }
 }
 
-/** The mirror, answering as the service would: a query it cannot answer whole, or a mirror of another service, is a usage error. */
-export async function openOffline(query: ResultsQuery, { path, opened }: MirrorOpening, outputPath: string | undefined, settings: ResolvedSettings): Promise<ResultsSource> {
+/**
+ * The mirror, answering as the service would: a query it cannot answer whole, or a mirror of
+ * another service, is a usage error. `readRows`: the most rows one read takes (Deps.offlineReadRows).
+ */
+export async function openOffline(
+  query: ResultsQuery,
+  { path, opened }: MirrorOpening,
+  outputPath: string | undefined,
+  settings: ResolvedSettings,
+  readRows?: number,
+): Promise<ResultsSource> {
   const { checkNotWritingTheMirror, serviceOf } = await import('./mirror-location.js');
   checkNotWritingTheMirror(outputPath, path);
   const [mirror, { checkWithinMirror, mirrorFiltersOf }, { MirrorResults }] = await Promise.all([
@@ -115,7 +124,7 @@ export async function openOffline(query: ResultsQuery, { path, opened }: MirrorO
     });
   }
   checkWithinMirror(mirrorFiltersOf(query), JSON.parse(identity.filters) as MirrorFilters, path);
-  return new MirrorResults(mirror);
+  return new MirrorResults(mirror, readRows);
 }
 
 /**

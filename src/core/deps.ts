@@ -31,6 +31,13 @@ export interface Deps {
    * @default COMMIT_EVERY_PAGES (src/mirror/sync.ts)
    */
   syncCommitPages?: number;
+  /**
+   * The most rows one read of `results --offline` takes from the mirror: a few pages for tests
+   * whose point is a walk past reads of the most, which then need a few thousand records rather
+   * than tens of thousands.
+   * @default MAX_BATCH (src/mirror/offline-results.ts)
+   */
+  offlineReadRows?: number;
 }
 
 export function processDeps(): Deps {

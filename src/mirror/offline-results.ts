@@ -65,7 +65,11 @@ export class MirrorResults implements ResultsSource {
   /** One page at a time: a walk asks for several at once, in order. */
   private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly mirror: Mirror) {
+  /** `maxBatch`: the most rows one read takes, MAX_BATCH unless a test asks for fewer (Deps.offlineReadRows). */
+  constructor(
+    private readonly mirror: Mirror,
+    private readonly maxBatch = MAX_BATCH,
+  ) {
     this.records = new RecordReader(mirror.shape);
   }
 
@@ -128,7 +132,7 @@ export class MirrorResults implements ResultsSource {
     cursor.taken = 0;
     cursor.done = rows.length < cursor.batch;
     cursor.offset += rows.length;
-    cursor.batch = Math.min(cursor.batch * BATCH_GROWTH, MAX_BATCH);
+    cursor.batch = Math.min(cursor.batch * BATCH_GROWTH, this.maxBatch);
   }
 }
 

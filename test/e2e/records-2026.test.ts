@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_2026_FIELDS, FEE_SCHEDULE_RESULT_FIELD_NAMES, FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS } from '../../src/api/fields.js';
 import type { FeeScheduleResult2026 } from '../../src/api/types.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { record2026, serve2026Records } from '../helpers/records-2026.js';
-import { useRecordingServers } from '../helpers/recording-server.js';
+import { copyMirror } from '../helpers/mirror-copy.js';
+import { startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -24,6 +25,27 @@ function interfaceRecord(n: number): FeeScheduleResult2026 {
 const resultsColumns = async (env: { env: Record<string, string> }) =>
   (await runInProcess(['sql', "SELECT string_agg(column_name, ',' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'results'", '-f', 'csv'], env)).stdout;
 const byId = (items: readonly FeeScheduleResult2026[]) => [...items].sort((a, b) => a.record_id.localeCompare(b.record_id));
+
+/**
+ * A service that lives as long as the file, and a mirror of its two records of the interface
+ * shape, synced once: the tests that start from that mirror each read a copy, after saying what
+ * the service serves from then on.
+ */
+let served: readonly object[] = [];
+const interfaceMirror = { server: undefined as unknown as Awaited<ReturnType<typeof serve2026Records>>, path: '' };
+beforeAll(async () => {
+  served = [interfaceRecord(1), interfaceRecord(2)];
+  interfaceMirror.server = await serve2026Records(startRecordingServer, () => served as FeeScheduleResult2026[]);
+  interfaceMirror.path = join(tempDir('mkt-mirror-'), 'interface.duckdb');
+  expect((await runInProcess(['sync'], { env: { ...interfaceMirror.server.env, MKT_MIRROR: interfaceMirror.path } })).code).toBe(0);
+});
+afterAll(() => interfaceMirror.server.close());
+/** A copy of that mirror, and the service it was synced from, which serves its two records again. */
+function fromInterfaceMirror() {
+  served = [interfaceRecord(1), interfaceRecord(2)];
+  const mirror = copyMirror(interfaceMirror.path);
+  return { server: interfaceMirror.server, mirror, env: { env: { ...interfaceMirror.server.env, MKT_MIRROR: mirror } } };
+}
 
 describe('records of the 2026 shape', () => {
   it('pass through JSON and NDJSON as sent, and CSV writes the 2026 column set, page_number a number and relationships JSON text', async () => {
@@ -106,29 +128,26 @@ describe('records of the 2026 shape', () => {
   });
 
   it('a mirror of one shape synced from a service answering in the other is exit 2 with the --full-refresh hint, nothing written', async () => {
-    let records: readonly object[] = [interfaceRecord(1)];
-    const server = await serve2026Records(startServer, () => records as FeeScheduleResult2026[]);
-    const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-    const env = { env: { ...server.env, MKT_MIRROR: mirror } };
-    expect((await runInProcess(['sync'], env)).code).toBe(0);
-    records = [record2026(1), record2026(2)];
+    const { server, env } = fromInterfaceMirror();
+    const records = [record2026(1), record2026(2)];
+    served = records;
     const refused = await runInProcess(['sync'], env);
     expect({ code: refused.code, stderr: refused.stderr }).toEqual({
       code: 2,
       stderr: `mkt: the mirror holds records of the interface shape, and ${server.url} answers in the 2026 shape\n`
         + 'Rebuild the mirror with `mkt sync --full-refresh`, or name another with --mirror.\n',
     });
-    expect((await runInProcess(['sql', 'SELECT id FROM results UNION ALL SELECT id FROM mkt_walk_results', '-f', 'csv'], env)).stdout).toBe('id\r\ni-1\r\n');
+    expect((await runInProcess(['sql', 'SELECT id FROM results UNION ALL SELECT id FROM mkt_walk_results ORDER BY id', '-f', 'csv'], env)).stdout).toBe('id\r\ni-1\r\ni-2\r\n');
     const rebuilt = await runInProcess(['sync', '--full-refresh', '-f', 'json'], env);
-    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ new_records: 2, removed_records: 1, total_records: 2 });
-    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records as FeeScheduleResult2026[]).reverse());
-    // The interface record it replaced does not fit the 2026 columns of mkt_removed_results, made anew.
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ new_records: 2, removed_records: 2, total_records: 2 });
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
+    // The interface records it replaced do not fit the 2026 columns of mkt_removed_results, made anew.
     expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
     expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM mkt_removed_results', '-f', 'csv'], env)).stdout).toBe('n\r\n0\r\n');
-    records = [interfaceRecord(3)];
+    served = [interfaceRecord(3)];
     expect(JSON.parse((await runInProcess(['sync', '--full-refresh', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 1, removed_records: 2, total_records: 1 });
     expect(await resultsColumns(env)).toBe(`names\r\n"${FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) => field.name).join(',')}"\r\n`);
-    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(records);
+    expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(served);
   });
 });
 
@@ -173,11 +192,8 @@ describe('a mirror of 2026 records an earlier mkt kept in the interface columns'
 
 describe('a mirror an earlier mkt made, without the citation columns', () => {
   it('is read as before, and its next sync adds the columns, columns only', async () => {
-    let records = [interfaceRecord(1), interfaceRecord(2)];
-    const server = await serve2026Records(startServer, () => records);
-    const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-    const env = { env: { ...server.env, MKT_MIRROR: mirror } };
-    expect((await runInProcess(['sync'], env)).code).toBe(0);
+    const { mirror, env } = fromInterfaceMirror();
+    const records = served;
     // As an earlier mkt left it: no citation columns, no shape.
     const earlier = await openDuckDB();
     await earlier.rows(`ATTACH '${mirror}' AS placed;
@@ -191,7 +207,7 @@ describe('a mirror an earlier mkt made, without the citation columns', () => {
     expect(await resultsColumns(env)).toMatch(/,created_on,source_document,source_link,page_number,relationships"\r\n$/);
     expect(await runInProcess(['results', '--offline', '-f', 'ndjson'], env)).toMatchObject({ code: 0, stdout: expected });
     // A record withdrawn goes to mkt_removed_results, whose added columns follow removed_at.
-    records = [records[1]!];
+    served = [records[1]!];
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ removed_records: 1, full_walk: true });
     const removed = await runInProcess(['sql', 'SELECT id, removed_at IS NOT NULL AS stamped, page_number FROM mkt_removed_results', '-f', 'csv'], env);
     expect(removed.stdout).toBe('id,stamped,page_number\r\ni-1,true,\r\n');

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import type { FeeScheduleResult2026 } from '../../src/api/types.js';
-import { emptyResultsPage, type RecordedRequest, sendJson, useRecordingServers } from '../helpers/recording-server.js';
+import { emptyResultsPage, type RecordedRequest, type Responder, sendJson, startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -43,23 +43,29 @@ const page2026 = (data: unknown[], total: number, size: number, page: number) =>
 const pathOf = (request: RecordedRequest) => new URL(request.url, 'http://x').pathname;
 const queryOf = (request: RecordedRequest) => new URL(request.url, 'http://x').searchParams;
 
-/** A service of the first shape: `records` on one results page; a generic 404 for any other path, as FastAPI answers. */
-async function firstShapeService(records: Record<string, unknown>[]) {
-  return servers((request, response) => {
-    if (pathOf(request) !== '/api/v1/fee-schedule-results') return sendJson(response, 404, { detail: 'Not Found' });
-    sendJson(response, 200, { ...emptyResultsPage(100), data: records, total_records: records.length, total_pages: 1 });
-  });
-}
+/** How a service of the first shape answers: `records` on one results page; a generic 404 for any other path, as FastAPI answers. */
+const firstShape = (records: Record<string, unknown>[]): Responder => (request, response) => {
+  if (pathOf(request) !== '/api/v1/fee-schedule-results') return sendJson(response, 404, { detail: 'Not Found' });
+  sendJson(response, 200, { ...emptyResultsPage(100), data: records, total_records: records.length, total_pages: 1 });
+};
+const firstShapeService = (records: Record<string, unknown>[]) => servers(firstShape(records));
 
 const env = (url: string, extra: Record<string, string> = {}) => ({ env: { MKT_BASE_URL: url, MKT_API_KEY: KEY, ...extra } });
 
-/** A service of the first shape holding `records`, and a mirror of it synced. */
-async function syncedFrom(records: Record<string, unknown>[]) {
-  const server = await firstShapeService(records);
-  const mirror = join(tempDir('mkt-held-'), 'held.duckdb');
-  expect((await runInProcess(['sync', '--quiet'], env(server.url, { MKT_MIRROR: mirror }))).code).toBe(0);
-  return { server, mirror, host: new URL(server.url).host };
-}
+/** Records of two versions, v-1's two apart, that a service of the first shape holds. */
+const HELD = [record('r-1', 'v-1'), record('r-2', 'v-2'), record('r-3', 'v-1')];
+/**
+ * That service, for the whole file, and a mirror of it synced once: the tests of a record and of
+ * a version from the mirror read it, and none writes it.
+ */
+const held = { server: undefined as unknown as Awaited<ReturnType<typeof startRecordingServer>>, mirror: '', host: '' };
+beforeAll(async () => {
+  held.server = await startRecordingServer(firstShape(HELD));
+  held.mirror = join(tempDir('mkt-held-'), 'held.duckdb');
+  held.host = new URL(held.server.url).host;
+  expect((await runInProcess(['sync', '--quiet'], env(held.server.url, { MKT_MIRROR: held.mirror }))).code).toBe(0);
+});
+afterAll(() => held.server.close());
 
 describe('the citation flags', () => {
   it('results sends include_source, include_footnotes and include_definitions as true, only when given', async () => {
@@ -185,13 +191,11 @@ describe('mkt results get', () => {
   });
 
   it('from a service without the endpoint: the record the mirror holds, said in one line; one it does not hold exits 4', async () => {
-    const records = [record('r-1', 'v-1'), record('r-2', 'v-1'), record('r-3', 'v-2')];
-    const { server, mirror, host } = await syncedFrom(records);
-
-    const held = await runInProcess(['results', 'get', 'r-2', '-f', 'json'], env(server.url, { MKT_MIRROR: mirror }));
-    expect(held.stderr).toBe(`warning: ${host} does not offer GET /api/v1/fee-schedule-results/{record_id}: record r-2 from the mirror ${mirror}\n`);
-    expect(held.code).toBe(0);
-    expect(JSON.parse(held.stdout)).toEqual(records[1]);
+    const { server, mirror, host } = held;
+    const got = await runInProcess(['results', 'get', 'r-2', '-f', 'json'], env(server.url, { MKT_MIRROR: mirror }));
+    expect(got.stderr).toBe(`warning: ${host} does not offer GET /api/v1/fee-schedule-results/{record_id}: record r-2 from the mirror ${mirror}\n`);
+    expect(got.code).toBe(0);
+    expect(JSON.parse(got.stdout)).toEqual(HELD[1]);
 
     const missing = await runInProcess(['results', 'get', 'r-9'], env(server.url, { MKT_MIRROR: mirror }));
     expect(missing.stderr).toBe(`mkt: ${host} does not offer GET /api/v1/fee-schedule-results/{record_id}, and the mirror ${mirror} holds no record r-9\n`);
@@ -243,13 +247,11 @@ describe('mkt version', () => {
   });
 
   it('from a service without the endpoint: the records of the version the mirror holds, said in one line', async () => {
-    const records = [record('r-1', 'v-1'), record('r-2', 'v-2'), record('r-3', 'v-1')];
-    const { server, mirror, host } = await syncedFrom(records);
-
-    const held = await runInProcess(['version', 'v-1', '-f', 'ndjson'], env(server.url, { MKT_MIRROR: mirror }));
-    expect(held.stderr).toBe(`warning: ${host} does not offer GET /api/v1/fee-schedule-results/versions/{version_id}: version v-1 from the mirror ${mirror}\n`);
-    expect(held.code).toBe(0);
-    expect(held.stdout).toBe(`${JSON.stringify(records[0])}\n${JSON.stringify(records[2])}\n`);
+    const { server, mirror, host } = held;
+    const got = await runInProcess(['version', 'v-1', '-f', 'ndjson'], env(server.url, { MKT_MIRROR: mirror }));
+    expect(got.stderr).toBe(`warning: ${host} does not offer GET /api/v1/fee-schedule-results/versions/{version_id}: version v-1 from the mirror ${mirror}\n`);
+    expect(got.code).toBe(0);
+    expect(got.stdout).toBe(`${JSON.stringify(HELD[0])}\n${JSON.stringify(HELD[2])}\n`);
 
     const missing = await runInProcess(['version', 'v-9'], env(server.url, { MKT_MIRROR: mirror }));
     expect(missing.stderr).toBe(`mkt: ${host} does not offer GET /api/v1/fee-schedule-results/versions/{version_id}, and the mirror ${mirror} holds no version v-9\n`);

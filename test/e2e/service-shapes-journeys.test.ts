@@ -10,7 +10,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 38, point 6's last bullet: the main journeys against the sandbox in each of its shapes,
 // the interface document's and the 2026 edition's (docs/service-shapes.md), on the same data.
-const RECORDS = 400;
+// Two pages of 100 and a part, for the walks; enough versions of each group for diff.
+const RECORDS = 150;
 type ServedRecord = Record<string, unknown> & { exchange_name: string; fee_type: string; version_id: string; scraped_time: string };
 
 const SHAPES = [
@@ -67,8 +68,9 @@ function versionsOf(shape: Shape): string[] {
 
 describe.each(SHAPES)('the journeys against the $shape shape', (shape) => {
   it('results: one page, and the --all walk, exactly as served', async () => {
-    expect(await shape.run(['results', '--page-size', '5', '-f', 'json'])).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse((await shape.run(['results', '--page-size', '5', '-f', 'json'])).stdout)).toEqual(shape.served.slice(0, 5));
+    const page = await shape.run(['results', '--page-size', '5', '-f', 'json']);
+    expect({ code: page.code, stderr: page.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(page.stdout)).toEqual(shape.served.slice(0, 5));
     expect(await shape.run(['results', '--all', '--page-size', '100', '-f', 'ndjson'])).toMatchObject({ code: 0, stderr: '', stdout: lines(shape.served) });
   });
 
@@ -229,7 +231,7 @@ describe('the journeys that differ between the shapes', () => {
     expect({ code: first!.code, stderr: first!.stderr }).toEqual({ code: 0, stderr: '' });
     expect({ code: second!.code, stderr: second!.stderr }).toEqual({ code: 0, stderr: '' });
     const ranked = JSON.parse(first!.stdout) as { exchange: string; rank: number | null }[];
-    expect(ranked.map((row) => row.exchange)).toEqual(['CBOE', 'NYSE', 'NASDAQ']);
+    expect(ranked.map((row) => row.exchange)).toEqual(['NYSE', 'CBOE', 'NASDAQ']);
     expect(JSON.parse(second!.stdout)).toEqual(ranked.map((row) => ({ ...row, exchange: row.exchange.toLowerCase() })));
   });
 

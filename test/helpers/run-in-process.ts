@@ -29,6 +29,8 @@ export interface InProcessOptions {
   maxRetryDelayMs?: number;
   /** Pages a sync stages between two commits (Deps.syncCommitPages): a few where a commit is the point. */
   syncCommitPages?: number;
+  /** The most rows one read of `results --offline` takes (Deps.offlineReadRows): a few pages where a walk past such reads is the point. */
+  offlineReadRows?: number;
 }
 
 export interface InProcessRun {
@@ -97,6 +99,7 @@ export function memoryDeps(options: InProcessOptions = {}): Deps & { stdout: Mem
     sleep: options.sleep,
     maxRetryDelayMs: options.maxRetryDelayMs,
     syncCommitPages: options.syncCommitPages,
+    offlineReadRows: options.offlineReadRows,
   };
 }
 
