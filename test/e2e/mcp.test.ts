@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { startMcpInProcess } from '../helpers/mcp-in-process.js';
 import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
 import { run } from '../../src/main.js';
 import { cleanEnv, MKT_BIN, runMkt } from '../helpers/run-mkt.js';
@@ -34,6 +35,27 @@ function useServer(args: readonly string[], env: () => Record<string, string | u
       return handle.client;
     },
     stderr: () => handle.stderrText,
+  };
+}
+
+/**
+ * One `mkt … mcp` run in this process for the enclosing describe block, the SDK's client on its
+ * stdin and stdout: for what the tools answer, where the spawned server of the first block
+ * already shows the protocol over a child's pipes.
+ */
+function useInProcessServer(args: readonly string[], env: () => Record<string, string | undefined>): { client: Client; stderr: () => string } {
+  let server: Awaited<ReturnType<typeof startMcpInProcess>> | undefined;
+  beforeAll(async () => {
+    server = await startMcpInProcess(args, { env: env(), maxRetryDelayMs: 0 });
+  });
+  afterAll(async () => {
+    expect(await server?.close()).toBe(0);
+  });
+  return {
+    get client() {
+      return server!.client;
+    },
+    stderr: () => server?.stderr() ?? '',
   };
 }
 
@@ -196,7 +218,7 @@ describe('mkt mcp with the key from the environment, when the service stops', ()
   afterAll(async () => {
     await sandbox?.close();
   });
-  const server = useServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_DATA_DIR: dataDir }));
+  const server = useInProcessServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_DATA_DIR: dataDir }));
 
   it('queries the mirror read-only, at most 1,000 rows with a note when cut', async () => {
     const counted = dataOf(await call(server.client, 'query_mirror', { sql: 'SELECT count(*) AS n FROM results' }));
@@ -286,7 +308,7 @@ describe('mkt mcp against a service whose answers are too large for a result', (
   afterAll(async () => {
     await new Promise((resolve) => hostile?.close(resolve));
   });
-  const server = useServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: url, MKT_API_KEY: key }));
+  const server = useInProcessServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: url, MKT_API_KEY: key }));
 
   it('cuts a page at a record, names the record too large for any result, and loses none of the others', async () => {
     const answers: ToolResult[] = [];

@@ -1,0 +1,76 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { PassThrough, Writable } from 'node:stream';
+import { run } from '../../src/main.js';
+import { type InProcessOptions, memoryDeps } from './run-in-process.js';
+
+/** An `mkt … mcp` run in this process, with the SDK's client connected to its stdin and stdout. */
+export interface InProcessMcp {
+  client: Client;
+  /** What the server wrote on stderr so far. */
+  stderr(): string;
+  /** Closes the client, which ends the server's stdin, and resolves with the exit code run() returned. */
+  close(): Promise<number>;
+}
+
+/**
+ * The client's side of `mkt mcp`'s stdio, in memory: what the client sends is a line on the
+ * server's stdin, each line the server writes on stdout is a message for the client, as the
+ * SDK's StdioClientTransport frames them over a child's pipes.
+ */
+class MemoryStdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly buffer = new ReadBuffer();
+
+  constructor(private readonly stdin: PassThrough) {}
+
+  /** Takes what the server writes on its stdout. */
+  readonly stdout = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      this.buffer.append(chunk);
+      try {
+        for (let message = this.buffer.readMessage(); message !== null; message = this.buffer.readMessage()) this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+      done();
+    },
+  });
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    this.stdin.write(serializeMessage(message));
+  }
+
+  async close(): Promise<void> {
+    this.stdin.end();
+    this.onclose?.();
+  }
+}
+
+/**
+ * Starts `mkt args…` (ending in `mcp`) in this process, as runInProcess runs a command, and
+ * connects the SDK's client to it. For what the tools answer; what only a process shows (its
+ * stdout holding protocol messages alone, its start by an assistant) needs a spawned one.
+ */
+export async function startMcpInProcess(args: readonly string[], options: Omit<InProcessOptions, 'input' | 'stdout'> = {}): Promise<InProcessMcp> {
+  const stdin = new PassThrough();
+  const transport = new MemoryStdioTransport(stdin);
+  const deps = { ...memoryDeps(options), stdin, stdout: transport.stdout };
+  const exited = run(args, deps);
+  const client = new Client({ name: 'mkt-test', version: '1.0.0' });
+  await client.connect(transport);
+  return {
+    client,
+    stderr: () => deps.stderr.text(),
+    close: async () => {
+      await client.close();
+      return exited;
+    },
+  };
+}
