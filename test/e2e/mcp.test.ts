@@ -1,13 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { startMcpInProcess } from '../helpers/mcp-in-process.js';
+import { spawnMcp, startMcpInProcess } from '../helpers/mcp-client.js';
 import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
 import { run } from '../../src/main.js';
-import { cleanEnv, MKT_BIN, runMkt } from '../helpers/run-mkt.js';
+import type { MktRun } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 40, point 1: `mkt mcp`, through the SDK's own client over stdio, as an assistant starts it.
@@ -18,23 +17,21 @@ interface ToolResult {
   isError?: boolean;
 }
 
-/** One `mkt … mcp` for the enclosing describe block, with the SDK's client connected to it. */
-function useServer(args: readonly string[], env: () => Record<string, string | undefined> = () => ({})): { client: Client; stderr: () => string } {
-  const handle = { client: undefined as unknown as Client, stderrText: '' };
+/** One spawned `mkt … mcp` for the enclosing describe block, with the SDK's client on its pipes. */
+function useServer(args: readonly string[]): { client: Client; stderr: () => string; close: () => Promise<MktRun> } {
+  let server: Awaited<ReturnType<typeof spawnMcp>> | undefined;
   beforeAll(async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MKT_BIN, ...args], env: cleanEnv(env()) as Record<string, string>, stderr: 'pipe' });
-    transport.stderr?.on('data', (chunk: Buffer) => (handle.stderrText += chunk.toString()));
-    handle.client = new Client({ name: 'mkt-test', version: '1.0.0' });
-    await handle.client.connect(transport);
+    server = await spawnMcp(args);
   });
   afterAll(async () => {
-    await handle.client?.close();
+    await server?.close();
   });
   return {
     get client() {
-      return handle.client;
+      return server!.client;
     },
-    stderr: () => handle.stderrText,
+    stderr: () => server?.stderr() ?? '',
+    close: () => server!.close(),
   };
 }
 
@@ -205,6 +202,15 @@ describe('mkt --sandbox mcp', () => {
     // Logs go to stderr: compare's warning of the venue it could not price.
     expect(server.stderr()).toBe('warning: NYSX: unknown exchange NYSX (404)\n');
   });
+
+  it('writes protocol messages only on its standard output, one a line, and exits 0 once its input ends', async () => {
+    const exited = await server.close();
+    expect({ code: exited.code, signal: exited.signal, stderr: exited.stderr }).toEqual({ code: 0, signal: null, stderr: 'warning: NYSX: unknown exchange NYSX (404)\n' });
+    const lines = exited.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) expect(JSON.parse(line), line.slice(0, 80)).toMatchObject({ jsonrpc: '2.0', id: expect.any(Number) });
+  });
 });
 
 describe('mkt mcp with the key from the environment, when the service stops', () => {
@@ -243,6 +249,7 @@ describe('mkt mcp with the key from the environment, when the service stops', ()
 });
 
 describe('mkt --sandbox --sandbox-shape 2026 mcp, its standard output read whole', () => {
+  // In-process: the spawned server of the first block shows what only a process shows of stdout and its exit.
   it('writes protocol messages only, one a line, and offers the 2026 records by id with their citations', async () => {
     const first = await runInProcess(['--sandbox', '--sandbox-shape', '2026', 'results', '--exchange-name', 'nyse', '--limit', '1', '-f', 'json']);
     const id = (JSON.parse(first.stdout) as { record_id: string }[])[0]?.record_id;
@@ -252,7 +259,7 @@ describe('mkt --sandbox --sandbox-shape 2026 mcp, its standard output read whole
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_fee_results', arguments: { id, detail: 'full' } } },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_fee_schedule', arguments: { exchange: 'nysx' } } },
     ];
-    const run = await runMkt(['--sandbox', '--sandbox-shape', '2026', 'mcp'], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join('') });
+    const run = await runInProcess(['--sandbox', '--sandbox-shape', '2026', 'mcp'], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join('') });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const lines = run.stdout.split('\n');
     expect(lines.pop()).toBe('');
