@@ -129,10 +129,11 @@ describe('parquet', () => {
 
   it('reads back columns that repeat a few values and columns of more distinct values than it remembers', async () => {
     const [template] = awkwardResults(1) as [FeeScheduleResult];
-    const records = Array.from({ length: 3000 }, (_, index) => ({
+    // Each note twice, 1,100 of them: more than the 1,024 a column remembers (src/output/parquet.ts).
+    const records = Array.from({ length: 2200 }, (_, index) => ({
       ...template,
       id: `id ${index}`,
-      fee_notes: index % 7 === 0 ? null : `note ${index % 1500} é`,
+      fee_notes: index % 7 === 0 ? null : `note ${index % 1100} é`,
       exchange_name: ['NYSE', 'ＣＢＯＥ', '🚀'][index % 3] as string,
       scraped_time: `2025-06-${String(1 + (index % 28)).padStart(2, '0')}T10:00:00.${String(index).padStart(6, '0')}+00:00`,
     }));
