@@ -38,6 +38,7 @@ class MemoryStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private readonly buffer = new ReadBuffer();
+  private closed = false;
 
   constructor(private readonly stdin: PassThrough) {}
 
@@ -62,6 +63,13 @@ class MemoryStdioTransport implements Transport {
 
   async close(): Promise<void> {
     this.stdin.end();
+    this.ended();
+  }
+
+  /** The server's side is gone, or the client closed: calls still waiting fail now rather than at their timeout. */
+  ended(): void {
+    if (this.closed) return;
+    this.closed = true;
     this.onclose?.();
   }
 }
@@ -108,7 +116,10 @@ export async function spawnMcp(args: readonly string[], env: Record<string, stri
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<MktRun>((resolve, reject) => {
     child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.once('close', (code, signal) => {
+      transport.ended();
+      resolve({ code, signal, stdout, stderr });
+    });
   });
   const client = new Client({ name: 'mkt-test', version: '1.0.0' });
   await client.connect(transport);
