@@ -87,6 +87,8 @@ export interface OutputTarget {
   width?: number;
   /** CSV for a spreadsheet (`--csv-safe`): a cell that starts as a formula does is written after a `'`. */
   csvSafe?: boolean;
+  /** Rows of a Parquet row group (WriteOptions.parquetRowGroupRows). */
+  parquetRowGroupRows?: number;
 }
 
 /** One per format. Writes every record, in order, respecting the stream's backpressure. */

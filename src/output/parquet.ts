@@ -160,6 +160,7 @@ export const parquetExporter: Exporter = {
         statistics: true,
         createdBy: `mkt version ${VERSION}`,
       });
+      const groupRows = target.parquetRowGroupRows ?? PARQUET_ROW_GROUP_ROWS;
       let size = 0;
       let row = 0;
       const writeGroup = async (): Promise<void> => {
@@ -173,7 +174,7 @@ export const parquetExporter: Exporter = {
           for (const flat of rowsOf(record)) {
             row++;
             for (const field of fields) field.values.push(field.convert(flat[field.name], row));
-            if (++size === PARQUET_ROW_GROUP_ROWS) await writeGroup();
+            if (++size === groupRows) await writeGroup();
           }
         }
       }

@@ -28,6 +28,12 @@ export interface WriteOptions {
   signal: AbortSignal;
   /** `--csv-safe`: CSV cells a spreadsheet would take for a formula are written after a `'`. */
   csvSafe?: boolean;
+  /**
+   * Rows of a Parquet row group: a few for tests whose point is several row groups, which then
+   * need a few rows rather than tens of thousands.
+   * @default PARQUET_ROW_GROUP_ROWS (src/output/parquet.ts)
+   */
+  parquetRowGroupRows?: number;
 }
 
 export interface WriteResult {
@@ -114,7 +120,7 @@ export async function writeDataset(dataset: Dataset, options: WriteOptions): Pro
       records += count;
     }),
   };
-  const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, { ...target, csvSafe: options.csvSafe }), signal);
+  const run = (target: OutputTarget): Promise<void> => untilAborted(exporter.write(counted, { ...target, csvSafe: options.csvSafe, parquetRowGroupRows: options.parquetRowGroupRows }), signal);
   const result = (): WriteResult => (outputPath === undefined ? { format, records } : { format, records, path: outputPath });
 
   let target = stdoutTarget(options);

@@ -1,12 +1,12 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { spawnMcp, startMcpInProcess } from '../helpers/mcp-client.js';
 import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
 import { run } from '../../src/main.js';
-import { cleanEnv, MKT_BIN, runMkt } from '../helpers/run-mkt.js';
+import type { MktRun } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 40, point 1: `mkt mcp`, through the SDK's own client over stdio, as an assistant starts it.
@@ -17,23 +17,42 @@ interface ToolResult {
   isError?: boolean;
 }
 
-/** One `mkt … mcp` for the enclosing describe block, with the SDK's client connected to it. */
-function useServer(args: readonly string[], env: () => Record<string, string | undefined> = () => ({})): { client: Client; stderr: () => string } {
-  const handle = { client: undefined as unknown as Client, stderrText: '' };
+/** One spawned `mkt … mcp` for the enclosing describe block, with the SDK's client on its pipes. */
+function useServer(args: readonly string[]): { client: Client; stderr: () => string; close: () => Promise<MktRun> } {
+  let server: Awaited<ReturnType<typeof spawnMcp>> | undefined;
   beforeAll(async () => {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [MKT_BIN, ...args], env: cleanEnv(env()) as Record<string, string>, stderr: 'pipe' });
-    transport.stderr?.on('data', (chunk: Buffer) => (handle.stderrText += chunk.toString()));
-    handle.client = new Client({ name: 'mkt-test', version: '1.0.0' });
-    await handle.client.connect(transport);
+    server = await spawnMcp(args);
   });
   afterAll(async () => {
-    await handle.client?.close();
+    await server?.close();
   });
   return {
     get client() {
-      return handle.client;
+      return server!.client;
     },
-    stderr: () => handle.stderrText,
+    stderr: () => server?.stderr() ?? '',
+    close: () => server!.close(),
+  };
+}
+
+/**
+ * One `mkt … mcp` run in this process for the enclosing describe block, the SDK's client on its
+ * stdin and stdout: for what the tools answer, where the spawned server of the first block
+ * already shows the protocol over a child's pipes.
+ */
+function useInProcessServer(args: readonly string[], env: () => Record<string, string | undefined>): { client: Client; stderr: () => string } {
+  let server: Awaited<ReturnType<typeof startMcpInProcess>> | undefined;
+  beforeAll(async () => {
+    server = await startMcpInProcess(args, { env: env(), maxRetryDelayMs: 0 });
+  });
+  afterAll(async () => {
+    expect(await server?.close()).toBe(0);
+  });
+  return {
+    get client() {
+      return server!.client;
+    },
+    stderr: () => server?.stderr() ?? '',
   };
 }
 
@@ -183,6 +202,15 @@ describe('mkt --sandbox mcp', () => {
     // Logs go to stderr: compare's warning of the venue it could not price.
     expect(server.stderr()).toBe('warning: NYSX: unknown exchange NYSX (404)\n');
   });
+
+  it('writes protocol messages only on its standard output, one a line, and exits 0 once its input ends', async () => {
+    const exited = await server.close();
+    expect({ code: exited.code, signal: exited.signal, stderr: exited.stderr }).toEqual({ code: 0, signal: null, stderr: 'warning: NYSX: unknown exchange NYSX (404)\n' });
+    const lines = exited.stdout.split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.length).toBeGreaterThan(20);
+    for (const line of lines) expect(JSON.parse(line), line.slice(0, 80)).toMatchObject({ jsonrpc: '2.0', id: expect.any(Number) });
+  });
 });
 
 describe('mkt mcp with the key from the environment, when the service stops', () => {
@@ -196,7 +224,7 @@ describe('mkt mcp with the key from the environment, when the service stops', ()
   afterAll(async () => {
     await sandbox?.close();
   });
-  const server = useServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_DATA_DIR: dataDir }));
+  const server = useInProcessServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_DATA_DIR: dataDir }));
 
   it('queries the mirror read-only, at most 1,000 rows with a note when cut', async () => {
     const counted = dataOf(await call(server.client, 'query_mirror', { sql: 'SELECT count(*) AS n FROM results' }));
@@ -221,6 +249,7 @@ describe('mkt mcp with the key from the environment, when the service stops', ()
 });
 
 describe('mkt --sandbox --sandbox-shape 2026 mcp, its standard output read whole', () => {
+  // In-process: the spawned server of the first block shows what only a process shows of stdout and its exit.
   it('writes protocol messages only, one a line, and offers the 2026 records by id with their citations', async () => {
     const first = await runInProcess(['--sandbox', '--sandbox-shape', '2026', 'results', '--exchange-name', 'nyse', '--limit', '1', '-f', 'json']);
     const id = (JSON.parse(first.stdout) as { record_id: string }[])[0]?.record_id;
@@ -230,7 +259,7 @@ describe('mkt --sandbox --sandbox-shape 2026 mcp, its standard output read whole
       { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'search_fee_results', arguments: { id, detail: 'full' } } },
       { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_fee_schedule', arguments: { exchange: 'nysx' } } },
     ];
-    const run = await runMkt(['--sandbox', '--sandbox-shape', '2026', 'mcp'], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join('') });
+    const run = await runInProcess(['--sandbox', '--sandbox-shape', '2026', 'mcp'], { input: messages.map((message) => `${JSON.stringify(message)}\n`).join('') });
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     const lines = run.stdout.split('\n');
     expect(lines.pop()).toBe('');
@@ -286,7 +315,7 @@ describe('mkt mcp against a service whose answers are too large for a result', (
   afterAll(async () => {
     await new Promise((resolve) => hostile?.close(resolve));
   });
-  const server = useServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: url, MKT_API_KEY: key }));
+  const server = useInProcessServer(['--retries', '0', 'mcp'], () => ({ MKT_BASE_URL: url, MKT_API_KEY: key }));
 
   it('cuts a page at a record, names the record too large for any result, and loses none of the others', async () => {
     const answers: ToolResult[] = [];

@@ -5,14 +5,16 @@ import { promisify } from 'node:util';
 let interpreter = 'python3';
 
 /**
- * Why python3 cannot import these modules, or undefined when it can: tests that read our files
+ * Why python3 cannot find these modules, or undefined when it can: tests that read our files
  * with pyarrow or polars skip, and say why (.ci/run installs them from the machine's Python
- * package index).
+ * package index). The modules are found, not imported: their import is the reading test's
+ * own work, done once there.
  */
 export function pythonLacks(modules: readonly string[]): string | undefined {
-  const check = spawnSync('python3', ['-c', `import sys, ${modules.join(', ')}; print(sys.executable)`], { encoding: 'utf8' });
+  const find = `import importlib.util, sys\nif any(importlib.util.find_spec(name) is None for name in ${JSON.stringify(modules)}): sys.exit(1)\nprint(sys.executable)`;
+  const check = spawnSync('python3', ['-c', find], { encoding: 'utf8' });
   if (check.error) return 'python3 is not installed';
-  if (check.status !== 0) return `python3 cannot import ${modules.join(' and ')}`;
+  if (check.status !== 0) return `python3 cannot find ${modules.join(' and ')}`;
   interpreter = check.stdout.trim() || interpreter;
   return undefined;
 }

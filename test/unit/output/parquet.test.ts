@@ -14,9 +14,12 @@ import { writeDataset } from '../../../src/output/write.js';
 import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, useTempDir } from './helpers.js';
 import { useDuckDB } from '../../helpers/duckdb.js';
 
-async function writeResults(path: string, records: readonly FeeScheduleResult[], select?: string[]): Promise<void> {
-  await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path }));
+async function writeResults(path: string, records: readonly FeeScheduleResult[], select?: string[], parquetRowGroupRows?: number): Promise<void> {
+  await writeDataset({ shape: 'list', batches: from(records), columns: FEE_SCHEDULE_RESULT_FIELDS, select }, options({ outputPath: path, parquetRowGroupRows }));
 }
+
+/** Rows of a row group where several groups are the point, not their size, which `bounds row groups` checks. */
+const GROUP_ROWS = 100;
 
 /** The rows of a file, read by hyparquet, which reads GZIP through a decompressor it is given. */
 async function readBack(path: string, columns?: string[]): Promise<Record<string, unknown>[]> {
@@ -126,10 +129,11 @@ describe('parquet', () => {
 
   it('reads back columns that repeat a few values and columns of more distinct values than it remembers', async () => {
     const [template] = awkwardResults(1) as [FeeScheduleResult];
-    const records = Array.from({ length: 3000 }, (_, index) => ({
+    // Each note twice, 1,100 of them: more than the 1,024 a column remembers (src/output/parquet.ts).
+    const records = Array.from({ length: 2200 }, (_, index) => ({
       ...template,
       id: `id ${index}`,
-      fee_notes: index % 7 === 0 ? null : `note ${index % 1500} é`,
+      fee_notes: index % 7 === 0 ? null : `note ${index % 1100} é`,
       exchange_name: ['NYSE', 'ＣＢＯＥ', '🚀'][index % 3] as string,
       scraped_time: `2025-06-${String(1 + (index % 28)).padStart(2, '0')}T10:00:00.${String(index).padStart(6, '0')}+00:00`,
     }));
@@ -144,12 +148,12 @@ describe('parquet', () => {
   it('keeps DuckDB filters right on strings mixing ASCII, fullwidth and emoji (UTF-8 statistics)', async () => {
     // Row groups of distinct ranges, so that wrong min/max statistics would skip the wrong ones.
     const values = ['apple', 'ｆ', '🚀', 'ｆｕｌｌ width', '🚀 rocket', 'zebra', 'é', 'Ｚ', '😀', '\uFFFD'];
-    const count = PARQUET_ROW_GROUP_ROWS * 2 + 5_000;
-    const noteOf = (index: number): string => values[(index < PARQUET_ROW_GROUP_ROWS ? index % 4 : 4 + (index % 6)) % values.length] as string;
+    const count = GROUP_ROWS * 2 + GROUP_ROWS / 2;
+    const noteOf = (index: number): string => values[(index < GROUP_ROWS ? index % 4 : 4 + (index % 6)) % values.length] as string;
     const template = awkwardResults(1)[0] as FeeScheduleResult;
     const records = Array.from({ length: count }, (_, index) => ({ ...template, fee_notes: noteOf(index) }));
     const path = join(tempDirs.current.path, 'unicode.parquet');
-    await writeResults(path, records, ['id', 'fee_notes']);
+    await writeResults(path, records, ['id', 'fee_notes'], GROUP_ROWS);
 
     const stats = await duckdb.current.rows(
       `SELECT row_group_id AS rowGroup, stats_min_value AS min, stats_max_value AS max FROM parquet_metadata($1) WHERE path_in_schema = 'fee_notes' ORDER BY row_group_id`,
@@ -157,8 +161,8 @@ describe('parquet', () => {
     );
     expect(stats).toHaveLength(3);
     for (const { rowGroup, min, max } of stats) {
-      const start = Number(rowGroup) * PARQUET_ROW_GROUP_ROWS;
-      const group = records.slice(start, start + PARQUET_ROW_GROUP_ROWS).map((record) => Buffer.from(record.fee_notes ?? ''));
+      const start = Number(rowGroup) * GROUP_ROWS;
+      const group = records.slice(start, start + GROUP_ROWS).map((record) => Buffer.from(record.fee_notes ?? ''));
       const sorted = group.sort(Buffer.compare);
       // Bounds in UTF-8 byte order: min at or below the smallest value, max at or above the largest.
       expect(Buffer.compare(Buffer.from(String(min)), sorted[0] as Buffer), `min of group ${rowGroup}`).toBeLessThanOrEqual(0);
@@ -201,7 +205,7 @@ describe('parquet', () => {
     // signed zeros, a group of only nulls, a group of only true and one of only false.
     const day = (index: number): string => String(1 + (index % 28)).padStart(2, '0');
     const rowOf = (index: number): Row => {
-      const group = Math.floor(index / PARQUET_ROW_GROUP_ROWS);
+      const group = Math.floor(index / GROUP_ROWS);
       const pick = <T>(values: readonly T[]): T => values[index % values.length] as T;
       if (group === 0) {
         return { amount: pick([-50, -0, -12.5, null, -0.001]), active: true, scraped: `2025-01-${day(index)}T08:00:00.000001+00:00`, created: `2025-01-${day(index)}T09:30:00` };
@@ -211,9 +215,9 @@ describe('parquet', () => {
       }
       return { amount: null, active: pick([true, false, null]), scraped: `2024-12-${day(index)}T12:00:00Z`, created: `2026-02-${day(index)}T12:00:00` };
     };
-    const rows = Array.from({ length: PARQUET_ROW_GROUP_ROWS * 2 + 5_000 }, (_, index) => rowOf(index));
+    const rows = Array.from({ length: GROUP_ROWS * 2 + GROUP_ROWS / 2 }, (_, index) => rowOf(index));
     const path = join(tempDirs.current.path, 'kinds.parquet');
-    await writeDataset({ shape: 'list', batches: from(rows), columns }, options({ outputPath: path }));
+    await writeDataset({ shape: 'list', batches: from(rows), columns }, options({ outputPath: path, parquetRowGroupRows: GROUP_ROWS }));
 
     // Every column chunk carries statistics, with the group's count of nulls.
     const chunks = await duckdb.current.rows(
@@ -222,7 +226,7 @@ describe('parquet', () => {
     );
     expect(chunks.map(({ rowGroup, name, nulls }) => [Number(rowGroup), name, nulls === null ? null : Number(nulls)])).toEqual(
       [0, 1, 2].flatMap((group) => {
-        const slice = rows.slice(group * PARQUET_ROW_GROUP_ROWS, (group + 1) * PARQUET_ROW_GROUP_ROWS);
+        const slice = rows.slice(group * GROUP_ROWS, (group + 1) * GROUP_ROWS);
         return columns.map(({ name }) => [group, name, slice.filter((row) => row[name as keyof Row] === null).length]);
       }),
     );
