@@ -120,7 +120,11 @@ export async function runTapCommand(context: Context, request: TapCommandRequest
     }
     await sink.close();
   } catch (error) {
-    if (!isBrokenPipe(error)) throw error;
+    if (!isBrokenPipe(error)) {
+      // The messages queued before the failure are whole: the target takes them, and the last STATE among them is where the next run starts.
+      await sink.close().catch(() => {});
+      throw error;
+    }
     throw new MktError('the target stopped reading the messages (a broken pipe)', { hint: 'See why the Singer target ended: the last STATE it took is where the next run starts.' });
   } finally {
     sink.detach();

@@ -36,6 +36,8 @@ interface Service {
   failFrom?: number;
   /** Changes a page's answer. */
   page?: (body: Row, pageNumber: number, descending: boolean) => Row;
+  /** An oldest-first page answered this late (ms), after those asked for after it. */
+  late?: { page: number; ms: number };
 }
 
 let closers: (() => Promise<void>)[] = [];
@@ -44,11 +46,12 @@ afterEach(async () => {
 });
 
 async function startService(service: Service) {
-  const server = await startRecordingServer((request, response) => {
+  const server = await startRecordingServer(async (request, response) => {
     const query = new URL(request.url, 'http://x').searchParams;
     const pageNumber = Number(query.get('page_number') ?? 0);
     const descending = query.get('order_dir') !== 'asc';
     if (!descending && service.failFrom !== undefined && pageNumber >= service.failFrom) return sendJson(response, 200, { oops: true });
+    if (!descending && service.late?.page === pageNumber) await new Promise((resolve) => setTimeout(resolve, service.late?.ms));
     const ordered = [...service.rows].sort(descending ? byDescending : byAscending);
     const body: Row = {
       ...emptyResultsPage(PAGE, pageNumber),
@@ -80,8 +83,9 @@ const ids = (records: readonly { record: Row }[]) => records.map((message) => me
 describe('the bookmark of mkt tap', () => {
   it('loses and doubles nothing across a run stopped after a STATE inside a tie, the next run, and ties added at the bookmark', async () => {
     // 210 records, one a second, but 196 to 203 share one created_on: the tie spans pages 98 to 101.
+    // Page 100's failure is in before page 99: the STATE after page 99 still reaches the target.
     const rows = Array.from({ length: 210 }, (_, n) => row(n, at(n >= 196 && n <= 203 ? 196 : n)));
-    const service: Service = { rows, failFrom: 100 };
+    const service: Service = { rows, failFrom: 100, late: { page: 99, ms: 100 } };
     const { url } = await startService(service);
 
     const first = await tap(url);
@@ -93,6 +97,7 @@ describe('the bookmark of mkt tap', () => {
 
     // The next run goes on from that STATE: the rest of the tie, then what follows.
     service.failFrom = undefined;
+    service.late = undefined;
     const second = await tap(url, run1.states[0]);
     expect(second.code).toBe(0);
     const run2 = readSingerMessages(second.stdout);
