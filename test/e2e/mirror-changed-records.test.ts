@@ -71,15 +71,17 @@ describe('a record the service answers differently under an id the mirror holds'
     it(`is taken from the service and counted as changed, told from ${told}`, async () => {
       const { server, state } = service;
       const { nyse } = first;
-      // A copy of the first sync's mirror: the sync that finds nothing new opens it, and leaves the state the next reads.
+      const fromState = told === 'the state the last sync left';
       const mirror = copyMirror(first.mirror);
-      const cache: Record<string, string> = told === 'the mirror' ? {} : { MKT_CACHE_DIR: tempDir('mkt-cache-') };
+      const cache: Record<string, string> = fromState ? { MKT_CACHE_DIR: tempDir('mkt-cache-') } : {};
       const env = { MKT_BASE_URL: server.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror, ...cache };
       const sync = async () => {
         const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
         return { code: run.code, stderr: run.stderr, summary: JSON.parse(run.stdout) as Summary };
       };
-      expect((await sync()).summary).toMatchObject({ new_records: 0, requests: 1, full_walk: false });
+      // The copy has no state yet: its first sync finds nothing new from the mirror, and leaves the state
+      // the next syncs read. With a fresh cache every sync is such a one, as this test's last is.
+      if (fromState) expect((await sync()).summary).toMatchObject({ new_records: 0, requests: 1, full_walk: false });
 
       // As a restarted sandbox once did: the NYSE version's ids, now an IEX version's, with the same count.
       state.rewrite = (record) => (record.version_id === nyse.version_id
@@ -90,10 +92,13 @@ describe('a record the service answers differently under an id the mirror holds'
       expect(changed.summary).toMatchObject({ new_records: 0, total_records: first.summary.total_records, full_walk: true });
       expect(changed.stderr).toMatch(new RegExp(`\\b${nyse.records} records changed\\b`));
       await expectMirrorEqualsService(env);
-      const iex = await runInProcess(['results', '--offline', '--exchange-name', 'IEX', '--latest-only', '--all', '-f', 'ndjson'], { env });
-      expect(iex.stdout.split('\n').filter((line) => line.includes('00000000-0000-4000-8000-000000000036'))).toHaveLength(nyse.records);
-      const syncs = await runInProcess(['sql', 'SELECT changed_records FROM mkt_syncs ORDER BY finished_at DESC LIMIT 1', '-f', 'csv'], { env });
-      expect(syncs.stdout).toBe(`changed_records\r\n${nyse.records}\r\n`);
+      // What the full walk that takes the changes keeps, the same walk however the change was told: read once.
+      if (fromState) {
+        const iex = await runInProcess(['results', '--offline', '--exchange-name', 'IEX', '--latest-only', '--all', '-f', 'ndjson'], { env });
+        expect(iex.stdout.split('\n').filter((line) => line.includes('00000000-0000-4000-8000-000000000036'))).toHaveLength(nyse.records);
+        const syncs = await runInProcess(['sql', 'SELECT changed_records FROM mkt_syncs ORDER BY finished_at DESC LIMIT 1', '-f', 'csv'], { env });
+        expect(syncs.stdout).toBe(`changed_records\r\n${nyse.records}\r\n`);
+      }
 
       // One field of one record, the newest.
       const [newest] = (JSON.parse((await runInProcess(['results', '--page-size', '1', '-f', 'json'], { env })).stdout) as FeeScheduleResult[]);
