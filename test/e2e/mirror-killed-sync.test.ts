@@ -5,12 +5,18 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { startRelay } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { killedFirstSync, PAGES, pagesAsked, RECORDS } from '../helpers/stopped-sync.js';
+import { ANSWERED, killedFirstSync, pagesAsked } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16: a killed sync carries on from its last commit. One sync is killed, and each test
 // carries on from a copy of the mirror it left, in the order written: the second withdraws a
 // version from the service.
+/**
+ * Pages of the sandbox: one more than the relay answers requests, so that the killed walk, which
+ * also asks for the newest page before and after them, cannot end, and the resumed one has pages to read.
+ */
+const PAGES = ANSWERED + 1;
+const RECORDS = PAGES * 100;
 let sandbox: RunningSandbox;
 let counted: Awaited<ReturnType<typeof startRelay>>;
 let killed: Awaited<ReturnType<typeof killedFirstSync>>;
@@ -45,7 +51,8 @@ function killedMirrorCopy(): Record<string, string> {
 
 /** The records of `results --all` online and from the mirror, as NDJSON. */
 async function onlineAndOffline(env: Record<string, string>): Promise<{ online: string; offline: string }> {
-  const online = await runInProcess(['results', '--all', '-f', 'ndjson'], { env });
+  // Online from the sandbox itself: the relay's count is of the syncs, and what it passes on is the sandbox's answer.
+  const online = await runInProcess(['results', '--all', '-f', 'ndjson'], { env: { ...env, MKT_BASE_URL: sandbox.url } });
   const offline = await runInProcess(['results', '--offline', '--all', '-f', 'ndjson'], { env });
   return { online: online.stdout, offline: offline.stdout };
 }

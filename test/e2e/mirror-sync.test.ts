@@ -1,18 +1,20 @@
 import { execFileSync } from 'node:child_process';
 import { statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../../src/sandbox/server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
-import { useRelays } from '../helpers/relay.js';
+import { startRelay, useRelays } from '../helpers/relay.js';
 import { type InProcessOptions, runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { virtualClock } from '../helpers/virtual-clock.js';
 
 // Issue 16: mkt sync keeps a mirror that holds exactly what the service answers.
-const sandbox = useSandbox({ records: 1200 });
+// The first test's service is large enough for a count past a thousand; the others' are smaller.
+const big = useSandbox({ records: 1200 });
+const sandbox = useSandbox({ records: 300 });
 const relay = useRelays();
 
 interface Version {
@@ -47,7 +49,10 @@ function mkt(url: string, key: string, mirror: string, clock: Pick<InProcessOpti
   };
 }
 
-/** The invariant: the mirror answers every record of the service, byte for byte. */
+/**
+ * The invariant: the mirror answers every record of the service, byte for byte. `url` is the one
+ * the mirror was synced from: to results --offline, a relay in front of a sandbox is another service.
+ */
 async function expectMirrorEqualsService(
   url: string,
   key: string,
@@ -56,9 +61,7 @@ async function expectMirrorEqualsService(
   clock: Pick<InProcessOptions, 'now' | 'sleep'> = {},
 ): Promise<void> {
   const online = await mkt(url, key, mirror, clock).run(['results', '--all', '-f', 'ndjson', ...filters]);
-  // Read as of the URL it was synced from: to results --offline, a relay in front of the sandbox is another service.
-  const [{ service }] = JSON.parse((await mkt(url, key, mirror).run(['sql', 'SELECT service FROM mkt_mirror', '-f', 'json'])).stdout) as [{ service: string }];
-  const offline = await mkt(service, key, mirror).run(['results', '--offline', '--all', '-f', 'ndjson', ...filters]);
+  const offline = await mkt(url, key, mirror).run(['results', '--offline', '--all', '-f', 'ndjson', ...filters]);
   expect(online.code).toBe(0);
   expect(offline.stderr).toBe('');
   expect(offline.stdout).toBe(online.stdout);
@@ -73,8 +76,8 @@ async function post(path: string): Promise<{ versions: { version_id: string; rec
 const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
 
 /** The sandbox's versions that have records now, as a sync's summary names them: the filter table's spelling, in its order. */
-async function liveVersions(): Promise<Version[]> {
-  const listed = (await (await fetch(`${sandbox.current.url}/__sandbox/versions`)).json()) as { versions: (Version & { withdrawn: boolean })[] };
+async function liveVersions(on: RunningSandbox = sandbox.current): Promise<Version[]> {
+  const listed = (await (await fetch(`${on.url}/__sandbox/versions`)).json()) as { versions: (Version & { withdrawn: boolean })[] };
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return listed.versions
     .filter((version) => !version.withdrawn)
@@ -104,17 +107,25 @@ const halfUpperCase = eachRecord((record) => {
   if (parseInt(record.id.slice(-1), 16) % 2 === 0) record.fee_type = record.fee_type.toUpperCase();
 });
 
-/** The first sync of the sandbox as it starts: the first test reads what it says, tests that start from its mirror read copies. */
-const first = {} as { mirror: string; sync: Awaited<ReturnType<ReturnType<typeof mkt>['sync']>> };
+/**
+ * The first sync of the sandbox as it starts, through a relay that lives as long as the file and
+ * counts what tests send: tests that start from a mirror that holds the service read copies of
+ * this one, whose service is the relay.
+ */
+const first = {} as { mirror: string };
+let served: Awaited<ReturnType<typeof startRelay>>;
 beforeAll(async () => {
+  served = await startRelay(sandbox.current.url);
   first.mirror = newMirror();
-  first.sync = await mkt(sandbox.current.url, sandbox.current.keys.api_key, first.mirror).sync();
+  expect((await mkt(served.url, sandbox.current.keys.api_key, first.mirror).sync()).code).toBe(0);
 });
+afterAll(() => served?.close());
 
 describe('mkt sync', () => {
   it('makes a mirror at the first sync, with true types, and says so on stderr', async () => {
-    const { mirror, sync: { code, summary, stderr } } = first;
-    const { url, keys } = sandbox.current;
+    const mirror = newMirror();
+    const { url, keys } = big.current;
+    const { code, summary, stderr } = await mkt(url, keys.api_key, mirror).sync();
     expect(code).toBe(0);
     // 12 pages, and the newest record before and after them, which tell the walk saw the service unchanged.
     expect(summary).toMatchObject({ mirror, new_records: 1200, changed_records: 0, removed_records: 0, removed_versions: [], requests: 14, total_records: 1200, full_walk: true });
@@ -122,7 +133,7 @@ describe('mkt sync', () => {
       'mirror', 'new_records', 'changed_records', 'removed_records', 'new_versions', 'removed_versions', 'changed_groups', 'requests', 'total_records', 'full_walk',
     ]);
     // Each version once, in the filter table's spelling (the sandbox spells some OPTION), and each fee schedule once.
-    const versions = await liveVersions();
+    const versions = await liveVersions(big.current);
     expect(summary.new_versions).toEqual(versions);
     expect(summary.changed_groups).toEqual(groupsOf(versions));
     expect(stderr).toMatch(new RegExp(`^synced ${mirror}: 1,200 new records \\(${versions.length} fee schedules\\) · 1,200 records in all · 14 requests · full walk · \\d+\\.\\d s\\n$`));
@@ -153,33 +164,31 @@ describe('mkt sync', () => {
   it('costs one request when nothing is new, and exits 0 with --exit-code', async () => {
     const mirror = copyMirror(first.mirror);
     const { url, keys } = sandbox.current;
-    const counted = await relay(url);
-    const again = await mkt(counted.url, keys.api_key, mirror).sync('--exit-code');
-    // A mirror belongs to one service: the relay is another base URL, so it is named with --full-refresh once.
+    const other = await relay(url);
+    const again = await mkt(other.url, keys.api_key, mirror).sync('--exit-code');
+    // A mirror belongs to one service: another relay is another base URL, so it is named with --full-refresh once.
     expect(again.code).toBe(2);
-    expect(counted.requests).toHaveLength(0);
-    const viaRelay = newMirror();
-    await mkt(counted.url, keys.api_key, viaRelay).sync();
-    counted.requests.length = 0;
-    const nothing = await mkt(counted.url, keys.api_key, viaRelay).sync('--exit-code');
+    expect(other.requests).toHaveLength(0);
+    served.requests.length = 0;
+    const nothing = await mkt(served.url, keys.api_key, mirror).sync('--exit-code');
     expect(nothing).toMatchObject({ code: 0, summary: { new_records: 0, removed_records: 0, new_versions: [], removed_versions: [], changed_groups: [], requests: 1, full_walk: false } });
-    expect(counted.requests).toHaveLength(1);
+    expect(served.requests).toHaveLength(1);
   });
 
   it('tells nothing new from one request and the state the last sync left, and is not fooled once the mirror changes', async () => {
-    const mirror = newMirror();
-    const { url, keys } = sandbox.current;
-    const counted = await relay(url);
-    const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    // A copy of the first sync's mirror: its first sync here opens it to find nothing new, and leaves its state.
+    const mirror = copyMirror(first.mirror);
+    const { keys } = sandbox.current;
+    const env = { MKT_BASE_URL: served.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: tempDir('mkt-cache-') };
     const sync = async () => {
-      counted.requests.length = 0;
+      served.requests.length = 0;
       const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
-      return { code: run.code, summary: JSON.parse(run.stdout) as Summary, requests: counted.requests.length };
+      return { code: run.code, summary: JSON.parse(run.stdout) as Summary, requests: served.requests.length };
     };
-    expect((await sync()).summary.full_walk).toBe(true);
+    expect((await sync()).summary).toMatchObject({ new_records: 0, total_records: 300 });
     const { mtimeMs } = statSync(mirror);
     const nothing = await sync();
-    expect(nothing).toMatchObject({ code: 0, requests: 1, summary: { new_records: 0, removed_records: 0, requests: 1, total_records: 1200 } });
+    expect(nothing).toMatchObject({ code: 0, requests: 1, summary: { new_records: 0, removed_records: 0, requests: 1, total_records: 300 } });
     // Not opened at all: the file is as the first sync left it.
     expect(statSync(mirror).mtimeMs).toBe(mtimeMs);
 
@@ -189,30 +198,31 @@ describe('mkt sync', () => {
     expect(found.requests).toBeLessThanOrEqual(Math.ceil(added.versions[0]!.records / 100) + 2);
     expect((await sync()).requests).toBe(1);
 
-    // A mirror changed by anything but a sync is opened and checked again: the lost row comes back.
+    // A mirror changed by anything but a sync is opened and checked again: the lost row, the oldest,
+    // which no page of newer records holds, comes back by a full walk.
     const duck = await openDuckDB();
     try {
       await duck.rows(`ATTACH '${mirror}' AS m`);
-      await duck.rows('DELETE FROM m.results WHERE id = (SELECT min(id) FROM m.results)');
+      await duck.rows('DELETE FROM m.results WHERE id = (SELECT id FROM m.results ORDER BY created_on, id LIMIT 1)');
       await duck.rows('DETACH m');
     } finally {
       duck.close();
     }
     const repaired = await sync();
     expect(repaired.summary).toMatchObject({ new_records: 1, full_walk: true });
-    await expectMirrorEqualsService(url, keys.api_key, mirror);
+    await expectMirrorEqualsService(served.url, keys.api_key, mirror);
   });
 
   it('fetches only new versions, K records in at most ceil(K/100) + 2 requests, one created_on across pages', async () => {
-    const mirror = newMirror();
-    const { url, keys } = sandbox.current;
-    const counted = await relay(url);
-    const client = mkt(counted.url, keys.api_key, mirror);
-    await client.sync();
+    // The first sync's mirror, brought up to the service by a sync of what tests before this one added.
+    const mirror = copyMirror(first.mirror);
+    const { keys } = sandbox.current;
+    const client = mkt(served.url, keys.api_key, mirror);
+    expect((await client.sync()).code).toBe(0);
     // 250 new items in one version: all its records share one created_on, across three pages.
     const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=250');
     const version = added.versions[0]!;
-    counted.requests.length = 0;
+    served.requests.length = 0;
     const { code, summary, stderr } = await client.sync('--exit-code');
     expect(code).toBe(10);
     expect(summary.new_records).toBe(version.records);
@@ -220,17 +230,17 @@ describe('mkt sync', () => {
     expect(summary.removed_versions).toEqual([]);
     expect(summary.changed_groups).toEqual([{ exchange_name: 'NYSE', fee_type: 'Equity' }]);
     expect(summary.full_walk).toBe(false);
-    expect(counted.requests.length).toBeLessThanOrEqual(Math.ceil(version.records / 100) + 2);
+    expect(served.requests.length).toBeLessThanOrEqual(Math.ceil(version.records / 100) + 2);
     expect(stderr).toContain(`${version.records} new records (NYSE Equity)`);
     expect(stderr).toMatch(/\nRun `mkt diff NYSE Equity` to see what changed\.\n$/);
-    await expectMirrorEqualsService(url, keys.api_key, mirror);
+    await expectMirrorEqualsService(served.url, keys.api_key, mirror);
   });
 
   it('removes the records of a withdrawn version and notes them in mkt_removed_results', async () => {
     // The first sync's mirror, brought up to the service by a sync of what tests before this one added.
     const mirror = copyMirror(first.mirror);
     const { url, keys } = sandbox.current;
-    const client = mkt(url, keys.api_key, mirror);
+    const client = mkt(served.url, keys.api_key, mirror);
     const added = await post('/__sandbox/versions?exchange_name=CBOE&fee_type=Option&added=5');
     expect((await client.sync()).code).toBe(0);
     const version = added.versions[0]!;
@@ -243,7 +253,7 @@ describe('mkt sync', () => {
     expect(summary.removed_versions).toEqual([{ exchange_name: 'CBOE', fee_type: 'Option', version_id: version.version_id, records: version.records }]);
     expect(summary.changed_groups).toEqual([{ exchange_name: 'CBOE', fee_type: 'Option' }]);
     expect(stderr).toContain(`: ${version.records} records removed (CBOE Option) · `);
-    await expectMirrorEqualsService(url, keys.api_key, mirror);
+    await expectMirrorEqualsService(served.url, keys.api_key, mirror);
     const noted = await client.run(['sql', `SELECT count(*) AS n, count(DISTINCT version_id) AS versions FROM mkt_removed_results WHERE version_id = '${version.version_id}'`, '-f', 'csv']);
     expect(noted.stdout).toBe(`n,versions\r\n${version.records},1\r\n`);
   });

@@ -22,7 +22,7 @@ export const pagesAsked = (requests: readonly { url: string }[]) =>
 /** Pages a stopped sync stages between two commits (Deps.syncCommitPages): a few, so that its walk needs a few pages. */
 export const COMMIT_PAGES = 5;
 /** Requests a relay answers before it holds the rest (see committedAndStuck). */
-const ANSWERED = 2 * COMMIT_PAGES + 10;
+export const ANSWERED = 2 * COMMIT_PAGES + 10;
 /** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
 export const PAGES = ANSWERED + 10;
 export const RECORDS = PAGES * 100;
