@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -99,14 +99,14 @@ describe('a mirror across processes', () => {
     const env = await readersEnv();
     // Minutes of work for DuckDB.
     const long = spawnMkt(['sql', LONG_QUERY], { env });
-    try {
-      await untilQueryRuns(long.child.pid!, env.MKT_MIRROR);
-      long.child.kill('SIGINT');
-      const run = await long.result;
-      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 130, stdout: '', stderr: 'mkt: interrupted by SIGINT\n' });
-    } finally {
+    // Also when the test times out, which leaves its await pending: a query not ended runs for minutes.
+    onTestFinished(() => {
       long.child.kill('SIGKILL');
-    }
+    });
+    await untilQueryRuns(long.child.pid!, env.MKT_MIRROR);
+    long.child.kill('SIGINT');
+    const run = await long.result;
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 130, stdout: '', stderr: 'mkt: interrupted by SIGINT\n' });
   }, 60_000);
 
   it('is interrupted by Ctrl-C at any moment of opening the mirror and starting the query, never "not a mirror"', async () => {
