@@ -150,7 +150,10 @@ describe('docs/recipes.md', () => {
 
   it('the sandbox in your own CI: the step exits 0 and leaves the CSV', async () => {
     const host = machine();
-    expect(await host.run(recipe('ci-sandbox'), { MKT_BASE_URL: undefined, MKT_API_KEY: undefined })).toMatchObject({ code: 0, stderr: '' });
+    // A smaller sandbox than the recipe's: what the step shows is the same for any number of records.
+    const script = recipe('ci-sandbox');
+    expect(script).toContain(' --records 5000 ');
+    expect(await host.run(script.replace(' --records 5000 ', ' --records 300 '), { MKT_BASE_URL: undefined, MKT_API_KEY: undefined })).toMatchObject({ code: 0, stderr: '' });
     expect(readFileSync(join(host.dir, 'results.csv'), 'utf8')).toMatch(/^id,exchange_name,/);
   });
 
