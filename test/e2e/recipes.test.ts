@@ -3,12 +3,14 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, MKT_BIN } from '../helpers/run-mkt.js';
+import { useInProcessMkt } from '../helpers/mkt-in-process-command.js';
+import { cleanEnv } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 39, point 11: each recipe of docs/recipes.md runs, as written, with the exit code it says.
 const sandbox = useSandbox({ records: 300 });
+const mkt = useInProcessMkt({ processFor: ['sandbox'], readsStdin: true });
 
 interface Block {
   /** What the marker before it says: `test: NAME…`, or `not run: WHY`. */
@@ -40,7 +42,8 @@ function recipe(name: string): string {
 const requireHere = createRequire(import.meta.url);
 
 /**
- * A user's machine: `mkt` (this checkout's bin/mkt.js), a `mail` that keeps each message's
+ * A user's machine: `mkt` (this checkout's, run in this process but for `mkt sandbox`, which the
+ * CI recipe runs in the background and stops with kill), a `mail` that keeps each message's
  * subject, and a `duckdb` shell played by DuckDB's JavaScript package (`duckdb -c SQL`, or the
  * SQL on stdin), on a PATH of their own, in a working directory of their own.
  */
@@ -48,7 +51,7 @@ function machine() {
   const dir = tempDir('mkt-recipes-');
   const bin = tempDir('mkt-recipes-bin-');
   const mailLog = join(dir, '..', `${dir.split('/').at(-1)}-mail.log`);
-  writeFileSync(join(bin, 'mkt'), `#!/bin/sh\nexec '${process.execPath}' '${MKT_BIN}' "$@"\n`);
+  mkt.install(bin);
   writeFileSync(join(bin, 'mail'), `#!/bin/sh\ncat > /dev/null\nprintf '%s\\n' "$2" >> '${mailLog}'\n`);
   writeFileSync(
     join(bin, 'duckdb'),
@@ -65,7 +68,7 @@ const sql = process.argv[2] === '-c' ? process.argv[3] : require('node:fs').read
 })().catch((error) => { console.error(error.message); process.exit(1); });
 `,
   );
-  for (const name of ['mkt', 'mail', 'duckdb']) chmodSync(join(bin, name), 0o755);
+  for (const name of ['mail', 'duckdb']) chmodSync(join(bin, name), 0o755);
   const env = (extra: Record<string, string | undefined> = {}) =>
     cleanEnv({
       PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,

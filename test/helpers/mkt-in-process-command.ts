@@ -1,22 +1,33 @@
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, type ReadStream, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { runInProcess } from './run-in-process.js';
+import { run } from '../../src/main.js';
+import { memoryDeps } from './run-in-process.js';
+import { MKT_BIN } from './run-mkt.js';
 import { tempDir } from './temp-dir.js';
 
 // A script that calls `mkt` several times (a recipe of docs/recipes.md) needs a command named mkt
 // on its PATH; a node process for each call starts Node and DuckDB again. This `mkt` is a bash
-// script that hands its arguments and environment to the test's own process over a socket, where
-// runInProcess runs them, and gives back what that run wrote and its exit code.
+// script that hands its arguments, environment, working directory and standard input to the
+// test's own process over a socket, where run() runs them as runInProcess does, and gives back
+// what that run wrote and its exit code.
+
+export interface InProcessMktOptions {
+  /** Commands (first arguments) that run as a process of bin/mkt.js all the same: `mkt sandbox &`, which a script stops with kill. */
+  processFor?: readonly string[];
+  /** The script's stdin is mkt's, read to its end first: for scripts whose stdin ends. Without it, mkt's stdin is empty. */
+  readsStdin?: boolean;
+}
 
 /**
  * Serves the file's in-process mkt commands while its tests run. `.install(dir)` writes an
- * executable `mkt` into `dir`, for a PATH. What the process alone shows (signals, bin/mkt.js,
- * stdin, the working directory: paths are taken as they are, relative ones from the test's) is
- * not there: for scripts that give mkt absolute paths and read nothing it does not print.
+ * executable `mkt` into `dir`, for a PATH. What a process alone shows (signals, bin/mkt.js, a
+ * terminal) is not there. The run takes the script's working directory for the time it runs
+ * (this process's: one run at a time).
  */
-export function useInProcessMkt(): { install(dir: string): void } {
+export function useInProcessMkt({ processFor = [], readsStdin = false }: InProcessMktOptions = {}): { install(dir: string): void } {
   let server: Server | undefined;
   let port = 0;
   const outputs = tempDir('mkt-in-process-');
@@ -32,16 +43,15 @@ export function useInProcessMkt(): { install(dir: string): void } {
         if (!request) return;
         started = true;
         const call = ++calls;
-        runInProcess(request.args, { env: request.env }).then(
-          (run) => {
+        const err = join(outputs, `${call}.err`);
+        runFor(request).then(
+          ({ code, stdout, stderr }) => {
             const out = join(outputs, `${call}.out`);
-            const err = join(outputs, `${call}.err`);
-            writeFileSync(out, run.stdoutBytes);
-            writeFileSync(err, run.stderr);
-            socket.end(`${run.code} ${out} ${err}\n`);
+            writeFileSync(out, stdout);
+            writeFileSync(err, stderr);
+            socket.end(`${code} ${out} ${err}\n`);
           },
           (error: unknown) => {
-            const err = join(outputs, `${call}.err`);
             writeFileSync(err, `in-process mkt: ${String(error)}\n`);
             socket.end(`70 /dev/null ${err}\n`);
           },
@@ -58,12 +68,13 @@ export function useInProcessMkt(): { install(dir: string): void } {
   return {
     install(dir: string): void {
       const script = join(dir, 'mkt');
+      const spawned = processFor.map((command) => `[ "$1" = '${command}' ] && exec '${process.execPath}' '${MKT_BIN}' "$@"\n`).join('');
       writeFileSync(
         script,
         `#!/bin/bash
-exec 3<>/dev/tcp/127.0.0.1/${port} || exit 70
+${spawned}${readsStdin ? `input='${outputs}'/input.$$\ncat > "$input" || exit 70\n` : 'input=\n'}exec 3<>/dev/tcp/127.0.0.1/${port} || exit 70
 names=($(compgen -e))
-{ printf '%s\\0' "$#" "$@" "\${#names[@]}"; for name in "\${names[@]}"; do printf '%s=%s\\0' "$name" "\${!name}"; done; } >&3
+{ printf '%s\\0' "$input" "$PWD" "$#" "$@" "\${#names[@]}"; for name in "\${names[@]}"; do printf '%s=%s\\0' "$name" "\${!name}"; done; } >&3
 read -r code out err <&3 || exit 70
 cat "$out"
 cat "$err" >&2
@@ -75,18 +86,68 @@ exit "$code"
   };
 }
 
-/** The call a script sent: its argument count and arguments, then its variables' count and NAME=value entries, each ended by a NUL; undefined until all of it has come. */
-function parse(bytes: Buffer): { args: string[]; env: Record<string, string> } | undefined {
+interface Call {
+  /** The file that holds the script's stdin, or '' for none. */
+  input: string;
+  cwd: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** The call a script sent: the file of its stdin, its working directory, argument count and arguments, then its variables' count and NAME=value entries, each ended by a NUL; undefined until all of it has come. */
+function parse(bytes: Buffer): Call | undefined {
   const fields = bytes.toString('utf8').split('\0');
   fields.pop(); // what follows the last NUL: a field still coming, or nothing
-  const argc = Number(fields[0]);
-  if (fields.length < 2 + argc) return undefined;
-  const envc = Number(fields[1 + argc]);
-  if (fields.length < 2 + argc + envc) return undefined;
+  const argc = Number(fields[2]);
+  if (fields.length < 4 + argc) return undefined;
+  const envc = Number(fields[3 + argc]);
+  if (fields.length < 4 + argc + envc) return undefined;
   const env: Record<string, string> = {};
-  for (const entry of fields.slice(2 + argc, 2 + argc + envc)) {
+  for (const entry of fields.slice(4 + argc, 4 + argc + envc)) {
     const equals = entry.indexOf('=');
     env[entry.slice(0, equals)] = entry.slice(equals + 1);
   }
-  return { args: fields.slice(1, 1 + argc), env };
+  return { input: fields[0]!, cwd: fields[1]!, args: fields.slice(3, 3 + argc), env };
+}
+
+/** Runs a call as runInProcess runs mkt, in the script's working directory, with its stdin. */
+async function runFor(call: Call): Promise<{ code: number; stdout: Buffer; stderr: Buffer }> {
+  const deps = memoryDeps({ env: call.env });
+  const stdin = call.input === '' ? deps.stdin : fileInput(call.input);
+  const previous = process.cwd();
+  process.chdir(call.cwd);
+  try {
+    const code = await run(call.args, { ...deps, stdin });
+    // Writes queued behind a full buffer land on the next turns, as in runInProcess.
+    await new Promise((resolve) => setImmediate(resolve));
+    return { code, stdout: deps.stdout.bytes(), stderr: deps.stderr.bytes() };
+  } finally {
+    process.chdir(previous);
+    stdin.destroy();
+    if (call.input !== '') rmSync(call.input, { force: true });
+  }
+}
+
+/** The script's standard input, kept in a file, opened only when mkt first reads it: most commands never do. */
+function fileInput(path: string): Readable {
+  let source: ReadStream | undefined;
+  const input: Readable = new Readable({
+    read() {
+      if (source) {
+        source.resume();
+        return;
+      }
+      source = createReadStream(path);
+      source.on('data', (chunk) => {
+        if (!input.push(chunk)) source!.pause();
+      });
+      source.on('end', () => input.push(null));
+      source.on('error', (error) => input.destroy(error));
+    },
+    destroy(error, callback) {
+      source?.destroy();
+      callback(error);
+    },
+  });
+  return input;
 }
