@@ -14,11 +14,27 @@ import { tempDir } from './temp-dir.js';
 // test's own process over a socket, where run() runs them as runInProcess does, and gives back
 // what that run wrote and its exit code.
 
+/** A call of a command by a script: its arguments and environment, and its stdin (empty without readsStdin), opened only if read. */
+export interface InProcessCall {
+  args: string[];
+  env: Record<string, string>;
+  stdin: Readable;
+}
+
+/** What a command of the script's gives back: its exit code and what it wrote. */
+export interface InProcessEnding {
+  code: number;
+  stdout: Buffer | string;
+  stderr: Buffer | string;
+}
+
 export interface InProcessMktOptions {
   /** Commands (first arguments) that run as a process of bin/mkt.js all the same: `mkt sandbox &`, which a script stops with kill. */
   processFor?: readonly string[];
   /** The script's stdin is mkt's, read to its end first: for scripts whose stdin ends. Without it, mkt's stdin is empty. */
   readsStdin?: boolean;
+  /** More commands of the script's PATH, by name, run in this process as mkt is. */
+  others?: Record<string, (call: InProcessCall) => Promise<InProcessEnding>>;
 }
 
 /**
@@ -27,7 +43,7 @@ export interface InProcessMktOptions {
  * terminal) is not there. The run takes the script's working directory for the time it runs
  * (this process's: one run at a time).
  */
-export function useInProcessMkt({ processFor = [], readsStdin = false }: InProcessMktOptions = {}): { install(dir: string): void } {
+export function useInProcessMkt({ processFor = [], readsStdin = false, others = {} }: InProcessMktOptions = {}): { install(dir: string): void } {
   let server: Server | undefined;
   let port = 0;
   const outputs = tempDir('mkt-in-process-');
@@ -44,7 +60,7 @@ export function useInProcessMkt({ processFor = [], readsStdin = false }: InProce
         started = true;
         const call = ++calls;
         const err = join(outputs, `${call}.err`);
-        runFor(request).then(
+        runFor(request, request.command === 'mkt' ? runMkt : others[request.command]!).then(
           ({ code, stdout, stderr }) => {
             const out = join(outputs, `${call}.out`);
             writeFileSync(out, stdout);
@@ -67,26 +83,29 @@ export function useInProcessMkt({ processFor = [], readsStdin = false }: InProce
 
   return {
     install(dir: string): void {
-      const script = join(dir, 'mkt');
-      const spawned = processFor.map((command) => `[ "$1" = '${command}' ] && exec '${process.execPath}' '${MKT_BIN}' "$@"\n`).join('');
-      writeFileSync(
-        script,
-        `#!/bin/bash
+      for (const command of ['mkt', ...Object.keys(others)]) {
+        const script = join(dir, command);
+        const spawned = command !== 'mkt' ? '' : processFor.map((first) => `[ "$1" = '${first}' ] && exec '${process.execPath}' '${MKT_BIN}' "$@"\n`).join('');
+        writeFileSync(
+          script,
+          `#!/bin/bash
 ${spawned}${readsStdin ? `input='${outputs}'/input.$$\ncat > "$input" || exit 70\n` : 'input=\n'}exec 3<>/dev/tcp/127.0.0.1/${port} || exit 70
 names=($(compgen -e))
-{ printf '%s\\0' "$input" "$PWD" "$#" "$@" "\${#names[@]}"; for name in "\${names[@]}"; do printf '%s=%s\\0' "$name" "\${!name}"; done; } >&3
+{ printf '%s\\0' '${command}' "$input" "$PWD" "$#" "$@" "\${#names[@]}"; for name in "\${names[@]}"; do printf '%s=%s\\0' "$name" "\${!name}"; done; } >&3
 read -r code out err <&3 || exit 70
 cat "$out"
 cat "$err" >&2
 exit "$code"
 `,
-      );
-      chmodSync(script, 0o755);
+        );
+        chmodSync(script, 0o755);
+      }
     },
   };
 }
 
 interface Call {
+  command: string;
   /** The file that holds the script's stdin, or '' for none. */
   input: string;
   cwd: string;
@@ -94,9 +113,9 @@ interface Call {
   env: Record<string, string>;
 }
 
-/** The call a script sent: the file of its stdin, its working directory, argument count and arguments, then its variables' count and NAME=value entries, each ended by a NUL; undefined until all of it has come. */
+/** The call a script sent: the command's name, the file of its stdin, its working directory, argument count and arguments, then its variables' count and NAME=value entries, each ended by a NUL; undefined until all of it has come. */
 function parse(bytes: Buffer): Call | undefined {
-  const fields = bytes.toString('utf8').split('\0');
+  const [command, ...fields] = bytes.toString('utf8').split('\0');
   fields.pop(); // what follows the last NUL: a field still coming, or nothing
   const argc = Number(fields[2]);
   if (fields.length < 4 + argc) return undefined;
@@ -107,20 +126,25 @@ function parse(bytes: Buffer): Call | undefined {
     const equals = entry.indexOf('=');
     env[entry.slice(0, equals)] = entry.slice(equals + 1);
   }
-  return { input: fields[0]!, cwd: fields[1]!, args: fields.slice(3, 3 + argc), env };
+  return { command: command!, input: fields[0]!, cwd: fields[1]!, args: fields.slice(3, 3 + argc), env };
 }
 
-/** Runs a call as runInProcess runs mkt, in the script's working directory, with its stdin. */
-async function runFor(call: Call): Promise<{ code: number; stdout: Buffer; stderr: Buffer }> {
-  const deps = memoryDeps({ env: call.env });
-  const stdin = call.input === '' ? deps.stdin : fileInput(call.input);
+/** Runs mkt as runInProcess does. */
+async function runMkt({ args, env, stdin }: InProcessCall): Promise<InProcessEnding> {
+  const deps = memoryDeps({ env });
+  const code = await run(args, { ...deps, stdin });
+  // Writes queued behind a full buffer land on the next turns, as in runInProcess.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { code, stdout: deps.stdout.bytes(), stderr: deps.stderr.bytes() };
+}
+
+/** Runs a call in the script's working directory, with its stdin. */
+async function runFor(call: Call, command: (call: InProcessCall) => Promise<InProcessEnding>): Promise<InProcessEnding> {
+  const stdin = call.input === '' ? Readable.from([]) : fileInput(call.input);
   const previous = process.cwd();
   process.chdir(call.cwd);
   try {
-    const code = await run(call.args, { ...deps, stdin });
-    // Writes queued behind a full buffer land on the next turns, as in runInProcess.
-    await new Promise((resolve) => setImmediate(resolve));
-    return { code, stdout: deps.stdout.bytes(), stderr: deps.stderr.bytes() };
+    return await command({ args: call.args, env: call.env, stdin });
   } finally {
     process.chdir(previous);
     stdin.destroy();
