@@ -1,4 +1,4 @@
-import { chmodSync, createReadStream, type ReadStream, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, createReadStream, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -14,7 +14,7 @@ import { tempDir } from './temp-dir.js';
 // test's own process over a socket, where run() runs them as runInProcess does, and gives back
 // what that run wrote and its exit code.
 
-/** A call of a command by a script: its arguments and environment, and its stdin (empty without readsStdin), opened only if read. */
+/** A call of a command by a script: its arguments and environment, and its stdin (empty without readsStdin). */
 export interface InProcessCall {
   args: string[];
   env: Record<string, string>;
@@ -38,10 +38,10 @@ export interface InProcessMktOptions {
 }
 
 /**
- * Serves the file's in-process mkt commands while its tests run. `.install(dir)` writes an
- * executable `mkt` into `dir`, for a PATH. What a process alone shows (signals, bin/mkt.js, a
- * terminal) is not there. The run takes the script's working directory for the time it runs
- * (this process's: one run at a time).
+ * Serves the file's in-process mkt (and `others`) while its tests run. `.install(dir)` writes an
+ * executable `mkt`, and one for each of `others`, into `dir`, for a PATH. What a process alone
+ * shows (signals, bin/mkt.js, a terminal) is not there. A run takes the script's working
+ * directory, this process's, for the time it runs.
  */
 export function useInProcessMkt({ processFor = [], readsStdin = false, others = {} }: InProcessMktOptions = {}): { install(dir: string): void } {
   let server: Server | undefined;
@@ -140,7 +140,8 @@ async function runMkt({ args, env, stdin }: InProcessCall): Promise<InProcessEnd
 
 /** Runs a call in the script's working directory, with its stdin. */
 async function runFor(call: Call, command: (call: InProcessCall) => Promise<InProcessEnding>): Promise<InProcessEnding> {
-  const stdin = call.input === '' ? Readable.from([]) : fileInput(call.input);
+  // A file read only if the command reads its stdin: most never do.
+  const stdin = call.input === '' ? Readable.from([]) : createReadStream(call.input);
   const previous = process.cwd();
   process.chdir(call.cwd);
   try {
@@ -150,28 +151,4 @@ async function runFor(call: Call, command: (call: InProcessCall) => Promise<InPr
     stdin.destroy();
     if (call.input !== '') rmSync(call.input, { force: true });
   }
-}
-
-/** The script's standard input, kept in a file, opened only when mkt first reads it: most commands never do. */
-function fileInput(path: string): Readable {
-  let source: ReadStream | undefined;
-  const input: Readable = new Readable({
-    read() {
-      if (source) {
-        source.resume();
-        return;
-      }
-      source = createReadStream(path);
-      source.on('data', (chunk) => {
-        if (!input.push(chunk)) source!.pause();
-      });
-      source.on('end', () => input.push(null));
-      source.on('error', (error) => input.destroy(error));
-    },
-    destroy(error, callback) {
-      source?.destroy();
-      callback(error);
-    },
-  });
-  return input;
 }
