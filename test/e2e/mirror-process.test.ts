@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -14,6 +14,46 @@ import { tempDir } from '../helpers/temp-dir.js';
 // two syncs never both write; DuckDB is optional. A killed sync is mirror-killed-sync.test.ts's.
 const relay = useRelays();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Minutes of work for DuckDB, until Ctrl-C ends it. */
+const LONG_QUERY = 'SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3';
+
+/** The environment of the long queries' tests: one mirror, synced once, that they only read. */
+let readers: Promise<{ env: Record<string, string>; close: () => Promise<void> }> | undefined;
+afterAll(async () => (await readers)?.close());
+async function readersEnv(): Promise<Record<string, string> & { MKT_MIRROR: string }> {
+  readers ??= (async () => {
+    const sandbox = await startSandbox({ port: 0, records: 100 });
+    const env = { MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'long.duckdb') };
+    expect((await runInProcess(['sync'], { env })).code).toBe(0);
+    return { env, close: () => sandbox.close() };
+  })();
+  return (await readers).env as Record<string, string> & { MKT_MIRROR: string };
+}
+
+/** CPU time a process has spent, in clock ticks (/proc/PID/stat: utime and stime). */
+function cpuTicks(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/**
+ * Waits until process `pid` runs its query: it holds `mirror` open, and has since spent more CPU
+ * than anything after the opening but the query takes. A fixed wait burned the query's CPU for
+ * longer on an idle machine, and might come before the query on a loaded one.
+ */
+async function untilQueryRuns(pid: number, mirror: string): Promise<void> {
+  const holds = () => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === mirror);
+    } catch {
+      return false; // the process is gone, or a descriptor closed while it was read
+    }
+  };
+  await until(holds);
+  const opened = cpuTicks(pid);
+  await until(() => cpuTicks(pid) - opened >= 20);
+}
 
 describe('a mirror across processes', () => {
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
@@ -56,42 +96,32 @@ describe('a mirror across processes', () => {
   }, 30_000);
 
   it('ends a long mkt sql at Ctrl-C, where the process waited for the query to end', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 100 });
-    let long: ReturnType<typeof spawnMkt> | undefined;
-    try {
-      const env = { MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'long.duckdb') };
-      expect((await runInProcess(['sync'], { env })).code).toBe(0);
-      // Minutes of work for DuckDB.
-      long = spawnMkt(['sql', 'SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3'], { env });
-      await new Promise((resolve) => setTimeout(resolve, 1500));
-      long.child.kill('SIGINT');
-      const run = await long.result;
-      expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 130, stdout: '', stderr: 'mkt: interrupted by SIGINT\n' });
-    } finally {
-      long?.child.kill('SIGKILL');
-      await sandbox.close();
-    }
+    const env = await readersEnv();
+    // Minutes of work for DuckDB.
+    const long = spawnMkt(['sql', LONG_QUERY], { env });
+    // Also when the test times out, which leaves its await pending: a query not ended runs for minutes.
+    onTestFinished(() => {
+      long.child.kill('SIGKILL');
+    });
+    await untilQueryRuns(long.child.pid!, env.MKT_MIRROR);
+    long.child.kill('SIGINT');
+    const run = await long.result;
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 130, stdout: '', stderr: 'mkt: interrupted by SIGINT\n' });
   }, 60_000);
 
   it('is interrupted by Ctrl-C at any moment of opening the mirror and starting the query, never "not a mirror"', async () => {
-    const sandbox = await startSandbox({ port: 0, records: 100 });
-    try {
-      const env = { MKT_BASE_URL: sandbox.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'opening.duckdb') };
-      expect((await runInProcess(['sync'], { env })).code).toBe(0);
-      // Spread over the start: before mkt's handler Node itself ends on the signal; after it, mkt says so.
-      const runs = await Promise.all([100, 300, 500, 700, 900].map(async (delay) => {
-        const running = spawnMkt(['sql', 'SELECT count(*) FROM range(100000000000) t(i) WHERE i % 7 = 3'], { env });
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        running.child.kill('SIGINT');
-        const run = await running.result;
-        running.child.kill('SIGKILL');
-        return run;
-      }));
-      for (const run of runs) {
-        expect([run.code === 130 ? 'mkt' : run.signal, run.stdout, run.stderr]).toEqual(run.code === 130 ? ['mkt', '', 'mkt: interrupted by SIGINT\n'] : ['SIGINT', '', '']);
-      }
-    } finally {
-      await sandbox.close();
+    const env = await readersEnv();
+    // Spread over the start: before mkt's handler Node itself ends on the signal; after it, mkt says so.
+    const runs = await Promise.all([100, 300, 500, 700, 900].map(async (delay) => {
+      const running = spawnMkt(['sql', LONG_QUERY], { env });
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      running.child.kill('SIGINT');
+      const run = await running.result;
+      running.child.kill('SIGKILL');
+      return run;
+    }));
+    for (const run of runs) {
+      expect([run.code === 130 ? 'mkt' : run.signal, run.stdout, run.stderr]).toEqual(run.code === 130 ? ['mkt', '', 'mkt: interrupted by SIGINT\n'] : ['SIGINT', '', '']);
     }
   }, 60_000);
 

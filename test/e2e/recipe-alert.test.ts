@@ -3,7 +3,8 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useRelays } from '../helpers/relay.js';
-import { cleanEnv, MKT_BIN } from '../helpers/run-mkt.js';
+import { useInProcessMkt } from '../helpers/mkt-in-process-command.js';
+import { cleanEnv } from '../helpers/run-mkt.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -13,6 +14,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 // in changed_groups, and alerts once for each that changed.
 const sandbox = useSandbox({ records: 400 });
 const relay = useRelays();
+const mkt = useInProcessMkt();
 
 /** The recipe's script, as docs/recipes.md gives it. */
 function recipeScript(): string {
@@ -24,7 +26,8 @@ function recipeScript(): string {
 }
 
 /**
- * A machine for the script: `mkt` (bin/mkt.js) and a `mail` that notes each alert's subject,
+ * A machine for the script: `mkt` (run in this process: the script gives it absolute paths and
+ * reads only what it prints) and a `mail` that notes each alert's subject,
  * recipient and whether its body is the diff's CSV, on a PATH of their own; one mirror.
  */
 function machine(url: string) {
@@ -33,10 +36,9 @@ function machine(url: string) {
   const alerts = join(dir, 'alerts');
   writeFileSync(script, recipeScript());
   writeFileSync(alerts, '');
-  writeFileSync(join(dir, 'mkt'), `#!/bin/sh\nexec '${process.execPath}' '${MKT_BIN}' "$@"\n`);
+  mkt.install(dir);
   // mail -s SUBJECT TO < BODY
   writeFileSync(join(dir, 'mail'), '#!/bin/sh\nhead -n 1 | grep -q "^change," && body=csv || body=other\nprintf \'%s to %s, %s\\n\' "$2" "$3" "$body" >> "$ALERTS"\n');
-  chmodSync(join(dir, 'mkt'), 0o755);
   chmodSync(join(dir, 'mail'), 0o755);
   const env: Record<string, string> = {
     PATH: `${dir}:${process.env.PATH ?? '/usr/bin:/bin'}`,

@@ -44,26 +44,36 @@ function runInto(target: 'closed pipe' | '/dev/full', args: readonly string[], e
 }
 
 const FORMATS = ['csv', 'ndjson', 'json', 'table', 'parquet'] as const;
+type ClosedOutputFormat = (typeof FORMATS)[number];
 
 /** Four run at a time, as readers of one mirror may, so that the loop costs less wall time. */
 const AT_ONCE = 4;
 
 /**
- * The run numbered `run`: where its output goes, and its arguments. Runs 0 to 9 take each
- * (format, target) pair once; every 20 runs take each of the 20 ways (target, format, --all or
- * --limit) once.
+ * The run numbered `run`: where its output goes, and its arguments. Runs 0 to 2 × formats − 1
+ * take each (format, target) pair once; every 4 × formats runs take each of the ways (target,
+ * format, --all or --limit) once.
  */
-function wayOf(run: number): { target: 'closed pipe' | '/dev/full'; args: string[] } {
-  const format = FORMATS[Math.floor(run / 2) % FORMATS.length]!;
-  return { target: run % 2 === 0 ? 'closed pipe' : '/dev/full', args: ['results', '--offline', ...(run % 4 < 2 ? ['--all'] : ['--limit', '2500']), '-f', format] };
+function wayOf(run: number, formats: readonly ClosedOutputFormat[], limit: number): { target: 'closed pipe' | '/dev/full'; args: string[] } {
+  const format = formats[Math.floor(run / 2) % formats.length]!;
+  return { target: run % 2 === 0 ? 'closed pipe' : '/dev/full', args: ['results', '--offline', ...(run % 4 < 2 ? ['--all'] : ['--limit', String(limit)]), '-f', format] };
+}
+
+export interface ClosedOutputOptions {
+  /** The formats the runs take in turn: all five by default. */
+  formats?: readonly ClosedOutputFormat[];
+  /** The records of the mirror, 3000 by default; --limit takes five sixths of them. */
+  records?: number;
 }
 
 /**
- * The test of a test file: `runs` runs of `results --offline` from one mirror of 3000 records,
- * into a pipe closed at the first data or /dev/full, each of which must end as the online walk does.
+ * The test of a test file: `runs` runs of `results --offline` from one mirror of 3000 records
+ * (or `records`), into a pipe closed at the first data or /dev/full, each of which must end as
+ * the online walk does.
  */
-export function describeClosedOutputRuns(runs: number): void {
-  const sandbox = useSandbox({ records: 3000 });
+export function describeClosedOutputRuns(runs: number, { formats = FORMATS, records = 3000 }: ClosedOutputOptions = {}): void {
+  const limit = Math.round((records * 5) / 6);
+  const sandbox = useSandbox({ records });
   const mirror = join(tempDir('mkt-mirror-'), 'closed-output.duckdb');
   const env = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror });
 
@@ -72,11 +82,11 @@ export function describeClosedOutputRuns(runs: number): void {
   });
 
   describe('results --offline into a closed or full output', () => {
-    it(`ends in each of ${runs} runs, every format, --all and --limit: exit 0 at a closed pipe, exit 1 and one line at /dev/full`, async () => {
+    it(`ends in each of ${runs} runs, ${formats === FORMATS ? 'every format' : formats.join(', ')}, --all and --limit: exit 0 at a closed pipe, exit 1 and one line at /dev/full`, async () => {
       const endings: string[] = [];
       const expected: string[] = [];
       for (let first = 0; first < runs; first += AT_ONCE) {
-        const ways = Array.from({ length: Math.min(AT_ONCE, runs - first) }, (_, n) => wayOf(first + n));
+        const ways = Array.from({ length: Math.min(AT_ONCE, runs - first) }, (_, n) => wayOf(first + n, formats, limit));
         const ended = await Promise.all(ways.map(({ target, args }) => runInto(target, args, env())));
         for (const [n, { target, args }] of ways.entries()) {
           const label = `${target} ${args.join(' ')}`;
