@@ -10,6 +10,7 @@ import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { SETTING_NAMES } from '../../src/config/settings.js';
 import { FORMATS } from '../../src/output/formats.js';
 import { useRecordingServers } from '../helpers/recording-server.js';
+import { once } from '../helpers/once.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { MKT_BIN, spawnMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -116,12 +117,6 @@ async function bashCompletionsOf(cases: readonly BashCase[], env = user.env): Pr
 
 async function bashCompletions(words: string[], typed?: string, env = user.env): Promise<string[]> {
   return (await bashCompletionsOf([[words, typed]], env))[0] as string[];
-}
-
-/** A function that runs `compute` at its first call, and gives every call its answer. */
-function once<T>(compute: () => Promise<T>): () => Promise<T> {
-  let answer: Promise<T> | undefined;
-  return () => (answer ??= compute());
 }
 
 /** Types `keys` into an interactive shell on a pseudo-terminal and returns what it printed. */
