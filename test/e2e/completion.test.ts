@@ -241,8 +241,11 @@ for keys mark in "$@"; do
 done
 zpty -d z`;
 
-/** As a packager installs it: _mkt on $fpath, then compinit. */
-const ZSH_FPATH = `fpath=(${COMPLETIONS} $fpath)\nautoload -Uz compinit && compinit -u -D`;
+/**
+ * As a packager installs it: _mkt on $fpath, then compinit. compinit keeps what it finds on
+ * $fpath in a dump, as a user's does; this file's zshs share one, so only the first looks.
+ */
+const ZSH_FPATH = `fpath=(${COMPLETIONS} $fpath)\nautoload -Uz compinit && compinit -u -d ${join(tempDir('mkt-zsh-dump-'), 'zcompdump')}`;
 
 /** Prints every match zsh offers, and a mark when the completion is done. */
 const ZSH_CAPTURE = `
