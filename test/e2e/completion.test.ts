@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { installed } from '../helpers/installed.js';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
@@ -36,16 +36,26 @@ function exchangeCache(): string {
   return cacheDir;
 }
 
+/** Where mktScript keeps the answers of the hidden commands. */
+const MEMO = tempDir('mkt-memo-');
+
+/** The file name mktScript keeps a call's answer under: the directories and profile it reads, and its words. */
+function memoKey(env: NodeJS.ProcessEnv, args: readonly string[]): string {
+  const words = [env.MKT_CONFIG_DIR ?? '', env.MKT_CACHE_DIR ?? '', env.MKT_PROFILE ?? '', ...args];
+  return join(MEMO, words.map((word) => `${word}|`).join('').replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
 /**
  * An `mkt` that runs this checkout. The scripts run a hidden command (mkt __exchanges) at each
- * TAB, the same words in the same directories dozens of times in this file: each distinct call
- * runs mkt once, and the calls after it get its stdout, stderr and exit code from a file.
+ * TAB, dozens of times in this file, each with the same few words: mkt's answer to a call is
+ * kept under memoKey, the first time it is made, and the calls after it read it. Every
+ * environment here sets both directories, so $HOME is not read.
  */
-function mktScript(memo: string): string {
+function mktScript(): string {
   return `#!/bin/sh
 case $1 in
   __*)
-    key="${memo}/$(printf '%s\\n' "$MKT_CONFIG_DIR" "$MKT_CACHE_DIR" "$MKT_PROFILE" "$HOME" "$@" | cksum | tr ' ' -)"
+    key="${MEMO}/$(printf '%s|' "$MKT_CONFIG_DIR" "$MKT_CACHE_DIR" "$MKT_PROFILE" "$@" | tr -c 'A-Za-z0-9._-' '_')"
     if [ ! -f "$key.code" ]; then
       "${process.execPath}" "${MKT_BIN}" "$@" >"$key.out" 2>"$key.err"
       echo $? >"$key.code"
@@ -58,12 +68,33 @@ exec "${process.execPath}" "${MKT_BIN}" "$@"
 `;
 }
 
+/**
+ * Answers, ahead of the shells, every hidden command the scripts run here, with each profile
+ * they name: run() in this process answers as `node bin/mkt.js __exchanges` would, without a
+ * node start at each. (startup.test starts the hidden commands as processes.)
+ */
+async function rememberHiddenCommands(envs: readonly NodeJS.ProcessEnv[]): Promise<void> {
+  const listings = ['__profiles', '__exchanges', ...Object.keys(ENUM_FILTER_VALUES).map((name) => `__${name}`)];
+  for (const env of envs) {
+    for (const listing of listings) {
+      for (const profile of [[], ['--profile', 'dev'], ['--profile', 'prod']]) {
+        const args = [listing, ...profile];
+        const answer = await runInProcess(args, { env: { MKT_CONFIG_DIR: env.MKT_CONFIG_DIR, MKT_CACHE_DIR: env.MKT_CACHE_DIR } });
+        const key = memoKey(env, args);
+        writeFileSync(`${key}.out`, answer.stdoutBytes);
+        writeFileSync(`${key}.err`, answer.stderr);
+        writeFileSync(`${key}.code`, `${answer.code}\n`);
+      }
+    }
+  }
+}
+
 /** A directory with an `mkt` on PATH that runs this checkout, a config dir with profiles, and a cache. */
 function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: string } {
   const home = tempDir('mkt-completion-');
   const bin = join(home, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'mkt'), mktScript(tempDir('mkt-memo-')));
+  writeFileSync(join(bin, 'mkt'), mktScript());
   chmodSync(join(bin, 'mkt'), 0o755);
   const configDir = join(home, 'config');
   mkdirSync(configDir);
@@ -76,6 +107,7 @@ function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: str
 const user = userSetup();
 /** The same user before `mkt exchanges` has run: no exchange list in the cache. */
 const noCacheEnv: NodeJS.ProcessEnv = { ...user.env, MKT_CACHE_DIR: tempDir('mkt-no-cache-') };
+beforeAll(() => rememberHiddenCommands([user.env, noCacheEnv]));
 
 /** The columns of a fee schedule's tiers (a row each), as fees --columns names them. */
 const TIERS = ['fee_schedule.tier_thresholds.tier', 'fee_schedule.tier_thresholds.volume', 'fee_schedule.tier_thresholds.maker_rebate'];
