@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { once } from '../helpers/once.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { runMkt } from '../helpers/run-mkt.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -97,10 +98,10 @@ describe('start-up loads only what the command needs', () => {
   it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
     const dirs = await syncedUser();
     const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
-    const again = await modulesLoaded(['--sandbox', 'sync'], dirs);
+    const again = await modulesLoaded(['sync'], dirs);
     expect(again.stderr).toMatch(/: nothing new · .* · 1 request · /);
     expect(crypto(again.modules)).toEqual([]);
-    const written = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
+    const written = await modulesLoaded(['fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
     expect(crypto(written.modules)).not.toEqual([]);
   });
 
@@ -109,7 +110,7 @@ describe('start-up loads only what the command needs', () => {
   it('an offline page and mkt sql load DuckDB through its package, which checks the libc', async () => {
     const dirs = await syncedUser();
     const duckdbFiles = (files: string[]) => files.filter((file) => /duckdb|detect-libc/.test(file)).map((file) => file.replace(/^.*node_modules\//, ''));
-    for (const args of [['--sandbox', 'results', '--offline', '--limit', '1', '-f', 'json'], ['--sandbox', 'sql', 'SELECT 1', '-f', 'json']]) {
+    for (const args of [['results', '--offline', '--limit', '1', '-f', 'json'], ['sql', 'SELECT 1', '-f', 'json']]) {
       const files = duckdbFiles((await modulesLoaded(args, dirs)).files);
       expect(files).toEqual(expect.arrayContaining(['@duckdb/node-api/lib/index.js', '@duckdb/node-bindings/duckdb.js', 'detect-libc/lib/detect-libc.js']));
       expect(files.filter((file) => file.endsWith('duckdb.node'))).toHaveLength(1);
@@ -128,14 +129,23 @@ const dataCommand = once(async () => {
   return { files: coveredFiles(coverage), modules };
 });
 
+/** The service of the runs that read a mirror: a small one, as the size of the mirror is not what they show. */
+const service = useSandbox({ records: 100 });
+
 /**
- * One user's directories, with a sync's mirror and state for the runs after it: the sync runs
+ * One user of `service`, with a sync's mirror and state for the runs after it: the sync runs
  * in this process, as it is what those runs start from, not what they show.
  */
-const syncedUser = once(async (): Promise<{ MKT_DATA_DIR: string; MKT_CACHE_DIR: string; MKT_CONFIG_DIR: string }> => {
-  const dirs = { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
-  expect(await runInProcess(['--sandbox', 'sync', '-q'], { env: dirs })).toMatchObject({ code: 0, stderr: '' });
-  return dirs;
+const syncedUser = once(async (): Promise<Record<'MKT_BASE_URL' | 'MKT_API_KEY' | 'MKT_DATA_DIR' | 'MKT_CACHE_DIR' | 'MKT_CONFIG_DIR', string>> => {
+  const env = {
+    MKT_BASE_URL: service.current.url,
+    MKT_API_KEY: service.current.keys.api_key,
+    MKT_DATA_DIR: tempDir('mkt-data-'),
+    MKT_CACHE_DIR: tempDir('mkt-cache-'),
+    MKT_CONFIG_DIR: tempDir('mkt-config-'),
+  };
+  expect(await runInProcess(['sync', '-q'], { env })).toMatchObject({ code: 0, stderr: '' });
+  return env;
 });
 
 /**
