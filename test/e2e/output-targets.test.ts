@@ -216,10 +216,11 @@ describe('-o -', () => {
 
 describe('a file system that refuses the write (point 3): one line naming the file, exit 1', () => {
   it('says the device is full for -o /dev/full, whenever the write fails', async () => {
-    // Short and long exports: the stream may break before, during or after the last write.
+    // Short and long exports: the stream may break before, during or after the last write. Each
+    // length once, in NDJSON and CSV by turns.
     const outcomes = new Set<string>();
-    for (let run = 0; run < 24; run++) {
-      const args = ['results', '--limit', String(1 + (run % 12) * 4), '-f', run % 2 ? 'csv' : 'ndjson', '-o', '/dev/full'];
+    for (let run = 0; run < 12; run++) {
+      const args = ['results', '--limit', String(1 + run * 4), '-f', run % 2 ? 'csv' : 'ndjson', '-o', '/dev/full'];
       const { code, stdout, stderr } = await runInProcess(args, env());
       outcomes.add(JSON.stringify({ code, stdout, stderr }));
     }
