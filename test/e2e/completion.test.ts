@@ -3,13 +3,14 @@ import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { installed } from '../helpers/installed.js';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
 import { SETTING_NAMES } from '../../src/config/settings.js';
 import { FORMATS } from '../../src/output/formats.js';
 import { useRecordingServers } from '../helpers/recording-server.js';
+import { once } from '../helpers/once.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { MKT_BIN, spawnMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -35,12 +36,65 @@ function exchangeCache(): string {
   return cacheDir;
 }
 
+/** Where mktScript keeps the answers of the hidden commands. */
+const MEMO = tempDir('mkt-memo-');
+
+/** The file name mktScript keeps a call's answer under: the directories and profile it reads, and its words. */
+function memoKey(env: NodeJS.ProcessEnv, args: readonly string[]): string {
+  const words = [env.MKT_CONFIG_DIR ?? '', env.MKT_CACHE_DIR ?? '', env.MKT_PROFILE ?? '', ...args];
+  return join(MEMO, words.map((word) => `${word}|`).join('').replace(/[^A-Za-z0-9._-]/g, '_'));
+}
+
+/**
+ * An `mkt` that runs this checkout. The scripts run a hidden command (mkt __exchanges) at each
+ * TAB, dozens of times in this file, each with the same few words: mkt's answer to a call is
+ * kept under memoKey, the first time it is made, and the calls after it read it. Every
+ * environment here sets both directories, so $HOME is not read.
+ */
+function mktScript(): string {
+  return `#!/bin/sh
+case $1 in
+  __*)
+    key="${MEMO}/$(printf '%s|' "$MKT_CONFIG_DIR" "$MKT_CACHE_DIR" "$MKT_PROFILE" "$@" | tr -c 'A-Za-z0-9._-' '_')"
+    if [ ! -f "$key.code" ]; then
+      "${process.execPath}" "${MKT_BIN}" "$@" >"$key.out" 2>"$key.err"
+      echo $? >"$key.code"
+    fi
+    cat "$key.out"
+    cat "$key.err" >&2
+    exit "$(cat "$key.code")" ;;
+esac
+exec "${process.execPath}" "${MKT_BIN}" "$@"
+`;
+}
+
+/**
+ * Answers, ahead of the shells, every hidden command the scripts run here, with each profile
+ * they name: run() in this process answers as `node bin/mkt.js __exchanges` would, without a
+ * node start at each. (startup.test starts the hidden commands as processes.)
+ */
+async function rememberHiddenCommands(envs: readonly NodeJS.ProcessEnv[]): Promise<void> {
+  const listings = ['__profiles', '__exchanges', ...Object.keys(ENUM_FILTER_VALUES).map((name) => `__${name}`)];
+  for (const env of envs) {
+    for (const listing of listings) {
+      for (const profile of [[], ['--profile', 'dev'], ['--profile', 'prod']]) {
+        const args = [listing, ...profile];
+        const answer = await runInProcess(args, { env: { MKT_CONFIG_DIR: env.MKT_CONFIG_DIR, MKT_CACHE_DIR: env.MKT_CACHE_DIR } });
+        const key = memoKey(env, args);
+        writeFileSync(`${key}.out`, answer.stdoutBytes);
+        writeFileSync(`${key}.err`, answer.stderr);
+        writeFileSync(`${key}.code`, `${answer.code}\n`);
+      }
+    }
+  }
+}
+
 /** A directory with an `mkt` on PATH that runs this checkout, a config dir with profiles, and a cache. */
 function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: string } {
   const home = tempDir('mkt-completion-');
   const bin = join(home, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'mkt'), `#!/bin/sh\nexec "${process.execPath}" "${MKT_BIN}" "$@"\n`);
+  writeFileSync(join(bin, 'mkt'), mktScript());
   chmodSync(join(bin, 'mkt'), 0o755);
   const configDir = join(home, 'config');
   mkdirSync(configDir);
@@ -53,6 +107,7 @@ function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: str
 const user = userSetup();
 /** The same user before `mkt exchanges` has run: no exchange list in the cache. */
 const noCacheEnv: NodeJS.ProcessEnv = { ...user.env, MKT_CACHE_DIR: tempDir('mkt-no-cache-') };
+beforeAll(() => rememberHiddenCommands([user.env, noCacheEnv]));
 
 /** The columns of a fee schedule's tiers (a row each), as fees --columns names them. */
 const TIERS = ['fee_schedule.tier_thresholds.tier', 'fee_schedule.tier_thresholds.volume', 'fee_schedule.tier_thresholds.maker_rebate'];
@@ -94,12 +149,6 @@ async function bashCompletionsOf(cases: readonly BashCase[], env = user.env): Pr
 
 async function bashCompletions(words: string[], typed?: string, env = user.env): Promise<string[]> {
   return (await bashCompletionsOf([[words, typed]], env))[0] as string[];
-}
-
-/** A function that runs `compute` at its first call, and gives every call its answer. */
-function once<T>(compute: () => Promise<T>): () => Promise<T> {
-  let answer: Promise<T> | undefined;
-  return () => (answer ??= compute());
 }
 
 /** Types `keys` into an interactive shell on a pseudo-terminal and returns what it printed. */
@@ -224,8 +273,11 @@ for keys mark in "$@"; do
 done
 zpty -d z`;
 
-/** As a packager installs it: _mkt on $fpath, then compinit. */
-const ZSH_FPATH = `fpath=(${COMPLETIONS} $fpath)\nautoload -Uz compinit && compinit -u -D`;
+/**
+ * As a packager installs it: _mkt on $fpath, then compinit. compinit keeps what it finds on
+ * $fpath in a dump, as a user's does; this file's zshs share one, so only the first looks.
+ */
+const ZSH_FPATH = `fpath=(${COMPLETIONS} $fpath)\nautoload -Uz compinit && compinit -u -d ${join(tempDir('mkt-zsh-dump-'), 'zcompdump')}`;
 
 /** Prints every match zsh offers, and a mark when the completion is done. */
 const ZSH_CAPTURE = `
@@ -292,14 +344,16 @@ describe(`zsh${missing('zsh')}`, () => {
     ['mkt results --columns id,exch', ['exchange_name']],
     ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', TIERS],
   ];
-  // One zsh completes every line of the table, at the first of its tests.
-  const offered = once(() => zshCompletionsOf(table.map(([line]) => line)));
+  const settingLines = ['mkt config set ', 'mkt config set format ', 'mkt config set timeout '];
+  // One zsh completes every line of the table, and the settings' lines after them (each zsh
+  // runs compinit), at the first of its tests.
+  const offered = once(() => zshCompletionsOf([...table.map(([line]) => line), ...settingLines]));
   it.skipIf(!HAS.zsh).each(table.map(([line, expected], index) => [line, expected, index] as const))('%j completes to %j', async (_line, expected, index) => {
     expect((await offered())[index]).toEqual(expected);
   });
 
   it.skipIf(!HAS.zsh)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
-    expect(await zshCompletionsOf(['mkt config set ', 'mkt config set format ', 'mkt config set timeout '])).toEqual([SETTING_NAMES, FORMATS, []]);
+    expect((await offered()).slice(table.length)).toEqual([SETTING_NAMES, FORMATS, []]);
   });
 
   it.skipIf(!HAS.zsh)('offers no exchange, and says nothing, before the exchange list is cached', async () => {

@@ -13,7 +13,8 @@ import { useSandbox } from '../helpers/sandbox.js';
  * (interrupt-and-timeout, terminal, help).
  */
 
-const sandbox = useSandbox({ records: 650 });
+// Enough records for a CSV of several times a pipe's buffer, over three pages.
+const sandbox = useSandbox({ records: 300 });
 const serviceEnv = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
 
 const outcome = ({ code, stdout, stderr }: MktRun | InProcessRun) => ({ code, stdout, stderr });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { installed } from '../helpers/installed.js';
 import { allCommands } from '../../src/generators/model.js';
 import { ENVIRONMENT, EXIT_STATUS } from '../../src/generators/reference-facts.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { type InProcessRun, runInProcess } from '../helpers/run-in-process.js';
 import { programSpec } from '../unit/generators/program.js';
 
 const program = programSpec();
@@ -13,12 +13,21 @@ const commands = allCommands(program).slice(1);
 const leaves = commands.filter((command) => command.subcommands.length === 0);
 const MAN_PAGE = fileURLToPath(new URL('../../docs/mkt.1', import.meta.url));
 
+/** `mkt <path…> --help` on a pipe, run once for each path: the other ways of asking are compared with it. */
+const helpRuns = new Map<string, Promise<InProcessRun>>();
+function helpOf(path: readonly string[]): Promise<InProcessRun> {
+  const key = path.join(' ');
+  let run = helpRuns.get(key);
+  if (run === undefined) helpRuns.set(key, (run = runInProcess([...path, '--help'])));
+  return run;
+}
+
 /** The section headings of a help text: lines like `Output:` or `Filters (…):`. */
 const headings = (text: string): string[] => text.split('\n').filter((line) => /^[A-Z][^:]*:$/.test(line));
 
 describe('mkt --help', () => {
   it('lists the commands in the order people need them, and ends pointing to mkt <command> --help', async () => {
-    const run = await runInProcess(['--help']);
+    const run = await helpOf([]);
     expect(run.code).toBe(0);
     const order = ['fees', 'rules', 'order-types', 'historical', 'results', 'exchanges', 'compare', 'diff', 'version', 'filters', 'sync', 'sql', 'export', 'tap', 'mcp', 'auth', 'config', 'completion', 'sandbox'];
     const positions = order.map((name) => run.stdout.search(new RegExp(`^  ${name}\\b`, 'm')));
@@ -54,7 +63,7 @@ describe.each(commands.map((command) => [command.path.join(' '), command] as con
   });
 
   it('has a description, grouped options and no catch-all "Global Options" list', async () => {
-    const run = await runInProcess([...command.path, '--help']);
+    const run = await helpOf(command.path);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe('');
     const lines = run.stdout.split('\n');
@@ -89,10 +98,10 @@ describe('examples', () => {
 
 describe('global options in a command’s help', () => {
   it('shows only those the command reads', async () => {
-    const config = await runInProcess(['config', 'get', '--help']);
+    const config = await helpOf(['config', 'get']);
     expect(config.stdout).toContain('--profile <name>');
     expect(config.stdout).not.toContain('--format');
-    const results = await runInProcess(['results', '--help']);
+    const results = await helpOf(['results']);
     expect(headings(results.stdout)).toEqual([
       'Filters (each repeatable, or a,b,… for several values):',
       'Sorting and paging:',
@@ -107,18 +116,18 @@ describe('global options in a command’s help', () => {
   });
 
   it('says that --limit stops the walk at N records with or without --all, and it does', async () => {
-    const help = await runInProcess(['results', '--help']);
+    const help = await helpOf(['results']);
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(' --limit <n> stop after this many records, walking pages as needed, with or without --all ');
     const both = await runInProcess(['--sandbox', 'results', '--all', '--limit', '3', '-f', 'ndjson']);
     expect([both.code, both.stdout.split('\n').length - 1, both.stderr]).toEqual([0, 3, '']);
   });
 
   it('describes --format for mkt sync as what it does there: a summary in JSON, or only the line on stderr', async () => {
-    const sync = await runInProcess(['sync', '--help']);
+    const sync = await helpOf(['sync']);
     expect(sync.stdout.replace(/\s+/g, ' ')).toContain(
       ' -f, --format <format> the summary also as one JSON object on stdout (default: only the line on stderr) (choices: "json") ',
     );
-    expect((await runInProcess(['sql', '--help'])).stdout).toContain('output format (default: table on a terminal');
+    expect((await helpOf(['sql'])).stdout).toContain('output format (default: table on a terminal');
   });
 });
 
@@ -139,7 +148,7 @@ describe.each(HELP_FORMS.map(([args, path]) => [args.join(' '), args, path] as c
     const run = await runInProcess(args);
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).toMatch(new RegExp(`^Usage: ${['mkt', ...path].join(' ')} `));
-    expect(run.stdout).toBe((await runInProcess([...path, '--help'])).stdout);
+    expect(run.stdout).toBe((await helpOf(path)).stdout);
   });
 });
 
@@ -147,7 +156,7 @@ describe('a command line that only looks like a help request', () => {
   it.each(['nope', 'constructor', 'auth login'])('`mkt %j --help` is left to commander, which shows the program help', async (name) => {
     const run = await runInProcess([name, '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe((await runInProcess(['--help'])).stdout);
+    expect(run.stdout).toBe((await helpOf([])).stdout);
   });
 });
 
@@ -162,7 +171,7 @@ describe('mkt help NAME', () => {
   it('is the program help for `mkt help help`', async () => {
     const run = await runInProcess(['help', 'help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe((await runInProcess(['--help'])).stdout);
+    expect(run.stdout).toBe((await helpOf([])).stdout);
   });
 });
 
@@ -171,7 +180,7 @@ describe('help at a terminal', () => {
     // The description under the usage line is wrapped at the width commander is given.
     const description = (text: string): string[] => text.split('\n\n')[1]?.split('\n') ?? [];
     const narrow = description((await runInProcess(['results', '--help'], { stdout: { isTTY: true, columns: 60 } })).stdout);
-    const piped = description((await runInProcess(['results', '--help'])).stdout);
+    const piped = description((await helpOf(['results'])).stdout);
     expect(Math.max(...narrow.map((line) => line.length))).toBeLessThanOrEqual(60);
     expect(Math.max(...piped.map((line) => line.length))).toBeGreaterThan(60);
     expect(Math.max(...piped.map((line) => line.length))).toBeLessThanOrEqual(80);

@@ -4,7 +4,9 @@ import { runInProcess } from '../helpers/run-in-process.js';
 import { spawnMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
-const slow = useSandbox({ latencyMs: 2000 });
+// Each answer takes half a second: well past the timeouts below, and long enough that a signal
+// sent once a request is logged finds it under way. A walk of a few pages is all --all needs.
+const slow = useSandbox({ latencyMs: 500, records: 300 });
 
 function env() {
   return { MKT_BASE_URL: slow.current.url, MKT_API_KEY: slow.current.keys.api_key };
@@ -58,7 +60,8 @@ describe('a body that stalls after its headers', () => {
 
 describe('--timeout', () => {
   it('gives up on a slow service with exit 1, naming the host and the timeout', async () => {
-    const run = await runInProcess(['fees', 'NYSE', '--timeout', '0.2', '--retries', '1'], { env: env() });
+    // No back-off between the two tries: the timeout is the point.
+    const run = await runInProcess(['fees', 'NYSE', '--timeout', '0.2', '--retries', '1'], { env: env(), maxRetryDelayMs: 0 });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toBe(

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESULTS_KEY_HEADER } from '../../src/api/paths.js';
-import { selfSignedCertificate } from '../helpers/certificate.js';
+import { selfSignedEcCertificate } from '../helpers/certificate.js';
 import { installed } from '../helpers/installed.js';
 import { emptyResultsPage, sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -48,7 +48,7 @@ describe('a base URL whose path starts with // sends nothing to the host it seem
   });
 
   it.skipIf(!installed('openssl'))('over TLS, https://data.example.invalid//127.0.0.1:P sends no Bearer key to 127.0.0.1:P (skipped without openssl)', async () => {
-    const certificate = selfSignedCertificate();
+    const certificate = selfSignedEcCertificate();
     const heard: (string | undefined)[] = [];
     const server: Server = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (incoming, response) => {
       heard.push(incoming.headers.authorization);

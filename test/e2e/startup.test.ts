@@ -2,7 +2,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { once } from '../helpers/once.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { runMkt } from '../helpers/run-mkt.js';
+import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -26,6 +29,11 @@ async function filesLoaded(args: readonly string[]): Promise<string[]> {
   const dir = tempDir('mkt-coverage-');
   const run = await runMkt(args, { env: { NODE_V8_COVERAGE: dir } });
   expect(run.code).toBe(0);
+  return coveredFiles(dir);
+}
+
+/** The files of the checkout, and the modules of the bundle, that the coverage Node wrote in `dir` shows run. */
+function coveredFiles(dir: string): string[] {
   const files = new Set<string>();
   for (const file of readdirSync(dir)) {
     for (const script of (JSON.parse(readFileSync(join(dir, file), 'utf8')) as { result: ScriptCoverage[] }).result) {
@@ -65,7 +73,7 @@ describe('start-up loads only what the command needs', () => {
   });
 
   it('a data command does load the HTTP client and the sandbox, so the check above can fail', async () => {
-    const files = await filesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
+    const { files } = await dataCommand();
     expect(heavyIn(files)).toEqual(expect.arrayContaining(['src/http/transport.ts', 'src/sandbox/server.ts']));
   });
 
@@ -73,14 +81,14 @@ describe('start-up loads only what the command needs', () => {
     // By the end of the path: in a worktree, node_modules is a link to another checkout's.
     const mcpModules = (files: string[]) => files.filter((file) => /node_modules\/(@modelcontextprotocol\/sdk|zod)\//.test(file));
     expect(mcpModules(await filesLoaded(['--sandbox', 'mcp']))).toEqual(expect.arrayContaining([expect.stringMatching(/@modelcontextprotocol\/sdk\/.*server\/mcp\.js$/)]));
-    expect(mcpModules(await filesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']))).toEqual([]);
+    expect(mcpModules((await dataCommand()).files)).toEqual([]);
   });
 
   // On Node 22 and later, importing node:http as an ES module builds its namespace and so loads
   // Node's bundled undici; the shipped bundle is CommonJS and must require it. On Node 20, which
   // has no such getter, this cannot fail.
   it('a data command leaves Node\'s bundled undici unloaded', async () => {
-    const { modules } = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
+    const { modules } = await dataCommand();
     expect(modules).toContain('NativeModule http');
     expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
   });
@@ -88,23 +96,21 @@ describe('start-up loads only what the command needs', () => {
   // node:crypto took 3-7 ms to load (src/mirror/sync-state.ts). Writing a file with -o loads it,
   // for the temporary file's random name, so the check can fail.
   it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
-    const dirs = userDirs();
+    const dirs = await syncedUser();
     const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
-    await modulesLoaded(['--sandbox', 'sync', '-q'], dirs);
-    const again = await modulesLoaded(['--sandbox', 'sync'], dirs);
+    const again = await modulesLoaded(['sync'], dirs);
     expect(again.stderr).toMatch(/: nothing new · .* · 1 request · /);
     expect(crypto(again.modules)).toEqual([]);
-    const written = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
+    const written = await modulesLoaded(['fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
     expect(crypto(written.modules)).not.toEqual([]);
   });
 
   // DuckDB's package picks its native library by asking detect-libc whether this Linux is musl:
   // loaded by its name, never a file of it by path, the mirror's commands get that check.
   it('an offline page and mkt sql load DuckDB through its package, which checks the libc', async () => {
-    const dirs = userDirs();
+    const dirs = await syncedUser();
     const duckdbFiles = (files: string[]) => files.filter((file) => /duckdb|detect-libc/.test(file)).map((file) => file.replace(/^.*node_modules\//, ''));
-    await modulesLoaded(['--sandbox', 'sync', '-q'], dirs);
-    for (const args of [['--sandbox', 'results', '--offline', '--limit', '1', '-f', 'json'], ['--sandbox', 'sql', 'SELECT 1', '-f', 'json']]) {
+    for (const args of [['results', '--offline', '--limit', '1', '-f', 'json'], ['sql', 'SELECT 1', '-f', 'json']]) {
       const files = duckdbFiles((await modulesLoaded(args, dirs)).files);
       expect(files).toEqual(expect.arrayContaining(['@duckdb/node-api/lib/index.js', '@duckdb/node-bindings/duckdb.js', 'detect-libc/lib/detect-libc.js']));
       expect(files.filter((file) => file.endsWith('duckdb.node'))).toHaveLength(1);
@@ -113,10 +119,34 @@ describe('start-up loads only what the command needs', () => {
   });
 });
 
-/** One user's directories, kept across a test's runs: a sync's mirror and state for the runs after it. */
-function userDirs(): { MKT_DATA_DIR: string; MKT_CACHE_DIR: string; MKT_CONFIG_DIR: string } {
-  return { MKT_DATA_DIR: tempDir('mkt-data-'), MKT_CACHE_DIR: tempDir('mkt-cache-'), MKT_CONFIG_DIR: tempDir('mkt-config-') };
-}
+/**
+ * `mkt --sandbox fees NYSE -f json`, run once for the three tests of what a data command loads:
+ * the files its coverage shows, and Node's own modules.
+ */
+const dataCommand = once(async () => {
+  const coverage = tempDir('mkt-coverage-');
+  const { modules } = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json'], { NODE_V8_COVERAGE: coverage });
+  return { files: coveredFiles(coverage), modules };
+});
+
+/** The service of the runs that read a mirror: a small one, as the size of the mirror is not what they show. */
+const service = useSandbox({ records: 100 });
+
+/**
+ * One user of `service`, with a sync's mirror and state for the runs after it: the sync runs
+ * in this process, as it is what those runs start from, not what they show.
+ */
+const syncedUser = once(async (): Promise<Record<'MKT_BASE_URL' | 'MKT_API_KEY' | 'MKT_DATA_DIR' | 'MKT_CACHE_DIR' | 'MKT_CONFIG_DIR', string>> => {
+  const env = {
+    MKT_BASE_URL: service.current.url,
+    MKT_API_KEY: service.current.keys.api_key,
+    MKT_DATA_DIR: tempDir('mkt-data-'),
+    MKT_CACHE_DIR: tempDir('mkt-cache-'),
+    MKT_CONFIG_DIR: tempDir('mkt-config-'),
+  };
+  expect(await runInProcess(['sync', '-q'], { env })).toMatchObject({ code: 0, stderr: '' });
+  return env;
+});
 
 /**
  * Node's own modules that `mkt args…` loaded (`process.moduleLoadList`), the files it required

@@ -6,7 +6,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { stop as stopEsbuild, transform } from 'esbuild';
 import { MktError } from '../../../src/core/errors.js';
 import { type ConfigFiles, configFiles } from '../../../src/config/paths.js';
 import {
@@ -269,15 +269,17 @@ describe('the lock', () => {
  * a temporary directory (Node 20 cannot import TypeScript), so they test this tree, not dist/.
  */
 describe('writers in several processes at once', () => {
-  let compiled: string | undefined;
-  afterAll(() => {
-    if (compiled) rmSync(compiled, { recursive: true, force: true });
+  let compiled: Promise<string> | undefined;
+  afterAll(async () => {
+    if (compiled) rmSync(dirname(dirname(await compiled)), { recursive: true, force: true });
+    // esbuild answers from a service process of its own, which this file started.
+    await stopEsbuild();
   });
 
-  /** Transpiles src/config/store.ts and what it imports; returns the path of store.js. */
-  function compiledStore(): string {
-    if (!compiled) {
-      compiled = mkdtempSync(join(tmpdir(), 'mkt-store-js-'));
+  /** Transpiles src/config/store.ts and what it imports; resolves to the path of store.js. */
+  function compiledStore(): Promise<string> {
+    compiled ??= (async () => {
+      const into = mkdtempSync(join(tmpdir(), 'mkt-store-js-'));
       const src = fileURLToPath(new URL('../../../src', import.meta.url));
       const pending = [join(src, 'config', 'store.ts')];
       const done = new Set<string>();
@@ -290,38 +292,49 @@ describe('writers in several processes at once', () => {
         for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from '(\.{1,2}\/[^']+)\.js';/gm)) {
           if (!/^import type /.test(match[0])) pending.push(resolve(dirname(file), `${match[1]}.ts`));
         }
-        const out = join(compiled, relative(src, file)).replace(/\.ts$/, '.js');
+        const out = join(into, relative(src, file)).replace(/\.ts$/, '.js');
         mkdirSync(dirname(out), { recursive: true });
-        const js = ts.transpileModule(text, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
-        writeFileSync(out, js.outputText);
+        // esbuild, not the TypeScript compiler, which would be loaded into this worker for this alone.
+        const js = await transform(text, { loader: 'ts', format: 'esm', target: 'es2022' });
+        writeFileSync(out, js.code);
       }
-      writeFileSync(join(compiled, 'package.json'), '{"type": "module"}');
-    }
-    return join(compiled, 'config', 'store.js');
+      writeFileSync(join(into, 'package.json'), '{"type": "module"}');
+      return join(into, 'config', 'store.js');
+    })();
+    return compiled;
   }
 
-  /** Starts `count` processes that, from one moment on, each write `writes` profiles of their own into both files. */
+  /**
+   * Starts `count` processes that, once every one has loaded the store, each write `writes`
+   * profiles of their own into both files. They wait for the word on stdin, not on a clock they
+   * would spin on: each says it is ready, and all are told to go at once.
+   */
   async function race(files: ConfigFiles, count: number, writes: number): Promise<number[]> {
-    const store = compiledStore();
-    const start = Date.now() + 1_500; // after every child has loaded
+    const store = await compiledStore();
     const script = `
       const { setSetting, storeApiKey } = await import(${JSON.stringify(store)});
       const files = JSON.parse(process.argv[1]);
-      const [child, writes, start] = process.argv.slice(2).map(Number);
-      while (Date.now() < start) {}
+      const [child, writes] = process.argv.slice(2).map(Number);
+      process.stdout.write('ready\\n');
+      await new Promise((go) => process.stdin.once('data', go));
+      process.stdin.destroy();
       for (let i = 0; i < writes; i++) {
         await setSetting(files, \`c\${child}-\${i}\`, 'retries', i);
         await storeApiKey(files, \`c\${child}-\${i}\`, \`key-\${child}-\${i}-abcdefgh\`);
       }`;
-    const children = Array.from({ length: count }, (_, child) => new Promise<number>((done) => {
-      const process_ = spawn(
-        process.execPath,
-        ['--input-type=module', '-e', script, JSON.stringify(files), String(child), String(writes), String(start)],
-        { stdio: ['ignore', 'ignore', 'inherit'] },
-      );
-      process_.on('exit', (code) => done(code ?? -1));
-    }));
-    return Promise.all(children);
+    const children = Array.from({ length: count }, (_, child) => spawn(
+      process.execPath,
+      ['--input-type=module', '-e', script, JSON.stringify(files), String(child), String(writes)],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    ));
+    const exits = children.map((process_) => new Promise<number>((done) => process_.on('exit', (code) => done(code ?? -1))));
+    await Promise.all(children.map((process_) => new Promise<void>((ready) => {
+      process_.stdout.setEncoding('utf8').on('data', (text: string) => text.includes('ready') && ready());
+      // A child that fails before it is ready still ends the wait, and its exit code fails the test.
+      process_.on('exit', () => ready());
+    })));
+    for (const process_ of children) process_.stdin.end('go\n');
+    return Promise.all(exits);
   }
 
   it('never lose a profile: 6 processes, 15 profiles each, in both files', async () => {
