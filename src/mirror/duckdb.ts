@@ -147,9 +147,21 @@ export class DuckDBFile {
     return this.call(() => work(this.connection));
   }
 
-  /** Ends the query running now, which fails. */
-  interrupt(): void {
-    if (!this.closed) this.connection.interrupt();
+  /**
+   * Ends the calls running now, which fail, and waits for them. An interrupt that comes before
+   * DuckDB has begun a query is lost (a Ctrl-C while `mkt sql` prepares its statement): it is
+   * said again until each of them has ended. Calls begun since (a sync's clean-up) are left to run.
+   */
+  async interrupt(): Promise<void> {
+    if (this.running.size === 0) return;
+    let ended = false;
+    const ending = Promise.allSettled(this.running).then(() => {
+      ended = true;
+    });
+    while (!ended && !this.closed) {
+      this.connection.interrupt();
+      await Promise.race([ending, delay(INTERRUPT_AGAIN_MS, undefined, { ref: false })]);
+    }
   }
 
   /**
@@ -160,11 +172,7 @@ export class DuckDBFile {
   async close(): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    while (this.running.size > 0) {
-      this.interrupt();
-      // An interrupt that comes before DuckDB has begun the query is lost: it is said again until every call has ended.
-      await Promise.race([Promise.allSettled(this.running), delay(INTERRUPT_AGAIN_MS, undefined, { ref: false })]);
-    }
+    await this.interrupt();
     this.closed = true;
     this.connection.closeSync();
     this.instance.closeSync();

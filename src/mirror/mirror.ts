@@ -81,7 +81,7 @@ export class Mirror {
   ) {
     // Ctrl-C ends a query at once: the process could not exit while DuckDB ran one to its end.
     signal?.addEventListener('abort', () => {
-      if (!this.closed) this.file.interrupt();
+      if (!this.closed) void this.file.interrupt();
     }, { once: true });
   }
 

@@ -74,6 +74,20 @@ describe('DuckDBFile', () => {
     await expect(closing.rows('SELECT 1 AS one')).rejects.toThrow('the mirror was closed');
   });
 
+  it('ends a call whose query begins after the interrupt, as at a Ctrl-C while mkt sql prepares its statement, and leaves a call begun later to run', async () => {
+    const interrupted = await DuckDBFile.open(':memory:', { readOnly: false });
+    // Long enough to reach the test's timeout, were the interrupt lost before the query began.
+    const running = interrupted.withConnection(async (connection) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return connection.run('SELECT count(*) FROM range(1000000000) a, range(1000) b');
+    });
+    const interrupting = interrupted.interrupt();
+    await expect(running).rejects.toThrow(/INTERRUPT/);
+    await interrupting;
+    expect(await interrupted.rows('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+    await interrupted.close();
+  });
+
   it('installs and loads no extension on its own, which would fetch it from the network', async () => {
     const settings = "SELECT current_setting('autoinstall_known_extensions') AS install, current_setting('autoload_known_extensions') AS load";
     expect(await file.rows(settings)).toEqual([{ install: false, load: false }]);
