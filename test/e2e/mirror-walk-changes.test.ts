@@ -121,7 +121,7 @@ function fromFirstSync() {
 /** A sync that exits 0 with this summary, and leaves the mirror holding exactly the service's ids, nothing staged. */
 async function expectSynced(client: ReturnType<typeof mkt>, service: Awaited<ReturnType<typeof liveService>>, args: string[], summary: object) {
   const run = await client.run(['sync', '-f', 'json', ...args]);
-  expect(run.code).toBe(0);
+  expect(run.code, run.stderr).toBe(0);
   expect(JSON.parse(run.stdout)).toMatchObject(summary);
   expect(await client.ids()).toEqual(service.ids());
   expect(await client.ids('mkt_walk_results')).toEqual([]);
