@@ -57,6 +57,9 @@ export async function runSync(context: Context, request: SyncCommandRequest): Pr
     }
   }
 
+  // The client checks the base URL, the profile and the key, and sends nothing: a sync that could
+  // send no request makes no mirror, nor its directory.
+  await context.client();
   // Only a sync that has something to do loads the mirror's modules, and DuckDB.
   const [{ Mirror, KEPT_BY_THE_MIRROR }, { syncMirror }, progress] = await Promise.all([
     import('../mirror/mirror.js'),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closedPort, useRecordingServers } from '../helpers/recording-server.js';
 import { useRelays } from '../helpers/relay.js';
@@ -31,18 +31,21 @@ describe('a first sync that fails', () => {
     });
     const refused = await closedPort();
     const { url, keys } = sandbox.current;
-    const cases: { env: Record<string, string>; args?: string[]; code: number; stderr: string }[] = [
-      { env: {}, code: 2, stderr: 'mkt: no base URL for profile "default"' },
-      { env: {}, args: ['--profile', 'nope'], code: 2, stderr: 'mkt: no profile "nope" is stored (--profile)' },
+    // `unsendable`: the settings let no request go, and the mirror's directory is not even made.
+    const cases: { env: Record<string, string>; args?: string[]; code: number; stderr: string; unsendable?: true }[] = [
+      { env: {}, code: 2, stderr: 'mkt: no base URL for profile "default"', unsendable: true },
+      { env: {}, args: ['--profile', 'nope'], code: 2, stderr: 'mkt: no profile "nope" is stored (--profile)', unsendable: true },
+      { env: { MKT_BASE_URL: url }, code: 3, stderr: 'mkt: no API key for profile "default"', unsendable: true },
       { env: { MKT_BASE_URL: html.url, MKT_API_KEY: keys.api_key }, code: 1, stderr: `mkt: this does not look like the service at ${html.url}; check --base-url (mkt adds /api/v1)` },
       { env: { MKT_BASE_URL: refused, MKT_API_KEY: keys.api_key }, args: ['--retries', '0'], code: 1, stderr: `mkt: gave up after 1 try: connection refused by ${new URL(refused).host}` },
       { env: { MKT_BASE_URL: url, MKT_API_KEY: 'bogus-key-0123456789' }, code: 3, stderr: 'mkt: the service rejected the API key (401)' },
     ];
-    for (const { env, args = [], code, stderr } of cases) {
-      const mirror = newMirror();
+    for (const { env, args = [], code, stderr, unsendable } of cases) {
+      const mirror = join(tempDir('mkt-mirror-'), 'new', 'm.duckdb');
       const run = await runInProcess(['sync', ...args], { env: { ...env, MKT_MIRROR: mirror } });
       expect({ code: run.code, stderr: run.stderr.split('\n')[0] }).toEqual({ code, stderr });
       expect({ mirror: existsSync(mirror), log: existsSync(`${mirror}.wal`) }).toEqual({ mirror: false, log: false });
+      if (unsendable) expect(existsSync(dirname(mirror))).toBe(false);
       expect((await runInProcess(['sql', 'SELECT count(*) FROM results'], { env: { MKT_MIRROR: mirror } })).stderr).toMatch(/^mkt: no mirror at /);
     }
   });
