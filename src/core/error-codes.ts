@@ -98,7 +98,3 @@ export function describeFailure(error: unknown): FailureDescription {
   const message = error instanceof Error ? error.message : String(error);
   return { code, message, hint: undefined, exit_code: exitCode, http_status: undefined, retryable };
 }
-
-export function exitCodeFor(error: unknown): ExitCode {
-  return describeFailure(error).exit_code;
-}

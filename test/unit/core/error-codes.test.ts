@@ -14,7 +14,7 @@ import {
   TimeoutError,
   UsageError,
 } from '../../../src/core/errors.js';
-import { describeFailure, ERROR_CODES, exitCodeFor } from '../../../src/core/error-codes.js';
+import { describeFailure, ERROR_CODES } from '../../../src/core/error-codes.js';
 
 const URL = 'http://127.0.0.1:9/api/v1/exchanges/NYSE/fees';
 const status = (code: number, text = '') => new HttpStatusError(code, text, URL, undefined);
@@ -41,7 +41,6 @@ describe('describeFailure', () => {
   ])('%s', (_what, error, expected) => {
     const failure = describeFailure(error);
     expect(failure).toMatchObject({ http_status: undefined, ...expected });
-    expect(exitCodeFor(error)).toBe(failure.exit_code);
     expect(failure.exit_code).toBe(ERROR_CODES[failure.code]);
   });
 
