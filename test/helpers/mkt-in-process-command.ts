@@ -3,8 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
-import { run } from '../../src/main.js';
-import { memoryDeps } from './run-in-process.js';
+import { runInProcess } from './run-in-process.js';
 import { MKT_BIN } from './run-mkt.js';
 import { tempDir } from './temp-dir.js';
 
@@ -129,13 +128,10 @@ function parse(bytes: Buffer): Call | undefined {
   return { command: command!, input: fields[0]!, cwd: fields[1]!, args: fields.slice(3, 3 + argc), env };
 }
 
-/** Runs mkt as runInProcess does. */
+/** Runs mkt with runInProcess. */
 async function runMkt({ args, env, stdin }: InProcessCall): Promise<InProcessEnding> {
-  const deps = memoryDeps({ env });
-  const code = await run(args, { ...deps, stdin });
-  // Writes queued behind a full buffer land on the next turns, as in runInProcess.
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, stdout: deps.stdout.bytes(), stderr: deps.stderr.bytes() };
+  const { code, stdoutBytes, stderr } = await runInProcess(args, { env, stdin });
+  return { code, stdout: stdoutBytes, stderr };
 }
 
 /** Runs a call in the script's working directory, with its stdin. */

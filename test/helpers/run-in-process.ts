@@ -1,5 +1,5 @@
 import { clearLine, clearScreenDown, cursorTo, moveCursor } from 'node:readline';
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, type Readable, Writable } from 'node:stream';
 import type { Deps } from '../../src/core/deps.js';
 import type { Sleep } from '../../src/core/waits.js';
 import { run } from '../../src/main.js';
@@ -17,6 +17,8 @@ export interface InProcessOptions {
   env?: Record<string, string | undefined>;
   /** What stdin holds; it is then ended, as `echo … | mkt` would. Empty by default. */
   input?: string;
+  /** stdin as a stream (a file a script's stdin was copied to), in place of `input`. */
+  stdin?: Readable;
   /** stdout as a terminal of some width; a pipe by default. */
   stdout?: StreamShape;
   /** stderr as a terminal of some width; a pipe by default. */
@@ -88,8 +90,7 @@ export class MemoryOutput extends Writable {
 
 /** The Deps run() takes from the process, made of memory streams and a clean environment. */
 export function memoryDeps(options: InProcessOptions = {}): Deps & { stdout: MemoryOutput; stderr: MemoryOutput } {
-  const stdin = new PassThrough();
-  stdin.end(options.input ?? '');
+  const stdin = options.stdin ?? new PassThrough().end(options.input ?? '');
   return {
     stdin,
     stdout: new MemoryOutput(options.stdout),
