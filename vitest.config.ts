@@ -10,6 +10,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Each run after the first reads src/ and test/ as transformed before, from
+    // node_modules/.experimental-vitest-cache, rather than transforming them again.
+    // `npx vitest --clearCache` empties it (docs/performance.md).
+    experimental: { fsModuleCache: true },
     // Test files wait on servers, retries and processes as well as compute: three at a time keep
     // two cores busy, and each worker more loads Node, vitest and src/ once more (docs/performance.md).
     maxWorkers: 3,

@@ -1,4 +1,4 @@
-import { chmodSync, createReadStream, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -136,15 +136,15 @@ async function runMkt({ args, env, stdin }: InProcessCall): Promise<InProcessEnd
 
 /** Runs a call in the script's working directory, with its stdin. */
 async function runFor(call: Call, command: (call: InProcessCall) => Promise<InProcessEnding>): Promise<InProcessEnding> {
-  // A file read only if the command reads its stdin: most never do.
-  const stdin = call.input === '' ? Readable.from([]) : createReadStream(call.input);
+  // Read now, and removed: a stream opened later, by a command that reads its stdin, or never,
+  // could find its file gone.
+  const stdin = Readable.from(call.input === '' ? [] : [readFileSync(call.input)]);
+  if (call.input !== '') rmSync(call.input, { force: true });
   const previous = process.cwd();
   process.chdir(call.cwd);
   try {
     return await command({ args: call.args, env: call.env, stdin });
   } finally {
     process.chdir(previous);
-    stdin.destroy();
-    if (call.input !== '') rmSync(call.input, { force: true });
   }
 }
