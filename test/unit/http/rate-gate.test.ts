@@ -1,25 +1,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Sleep } from '../../../src/core/waits.js';
 import { budgetReport, RateGate } from '../../../src/http/rate-gate.js';
 import { FixedWindowRateLimiter, rateLimitHeaders } from '../../../src/sandbox/rate-limit.js';
 
-// The gate sleeps with node:timers/promises, which vitest's fake timers do not reach; this
-// routes it through the global setTimeout so that the tests below can drive the clock.
-vi.mock('node:timers/promises', () => ({
-  setTimeout: (ms: number, value: unknown, options?: { signal?: AbortSignal }) =>
-    new Promise((resolve, reject) => {
-      const signal = options?.signal;
-      if (signal?.aborted) return reject(signal.reason);
-      const onAbort = () => (clearTimeout(timer), reject(signal?.reason));
-      const timer = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve(value)), ms);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-}));
+/** The gate's sleep on the global setTimeout, which vitest's fake timers drive (node:timers/promises, the gate's own, they do not reach). */
+const sleep: Sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => (clearTimeout(timer), reject(signal.reason));
+    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 const MAX_DELAY_MS = 30_000;
 
 function gate() {
-  return new RateGate({ now: () => 0, signal: new AbortController().signal });
+  return new RateGate({ now: () => 0, sleep, signal: new AbortController().signal });
 }
 
 /** Whether `promise` has settled, without waiting for it. */
@@ -131,7 +128,7 @@ describe('RateGate', () => {
 
   it('aborts a waiting request with the signal', async () => {
     const controller = new AbortController();
-    const rateGate = new RateGate({ now: () => 0, signal: controller.signal });
+    const rateGate = new RateGate({ now: () => 0, sleep, signal: controller.signal });
     await rateGate.acquire();
     rateGate.release({ retryAfterMs: 60_000 });
     const waiting = rateGate.acquire();
@@ -145,7 +142,7 @@ describe('RateGate with a reset', () => {
   // setImmediate stays real: isDone needs it to let promises settle.
   beforeEach(() => void vi.useFakeTimers({ now: start, toFake: ['setTimeout', 'clearTimeout', 'Date'] }));
   afterEach(() => void vi.useRealTimers());
-  const clockGate = (signal = new AbortController().signal) => new RateGate({ now: () => Date.now(), signal });
+  const clockGate = (signal = new AbortController().signal) => new RateGate({ now: () => Date.now(), sleep, signal });
 
   it('holds every request until the reset once the budget is spent, then sends one first', async () => {
     const rateGate = clockGate();
