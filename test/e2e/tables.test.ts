@@ -84,8 +84,10 @@ const labelLine = (label: string, value: string): RegExp => new RegExp(`^${label
 const RESULTS = ['results', '--page-size', '20'];
 const SIX = ['Exchange', 'Type', 'Category', 'Action', 'Participant', 'Amount'];
 
-describe(`mkt results on a terminal${SKIPPED}`, () => {
-  onTerminal('at 60 columns: the vertical layout, one block per record, every value whole', async () => {
+describe('mkt results on a terminal', () => {
+  // On a real terminal once, which mkt takes its width from; the other widths run in this
+  // process on a stdout shaped as a terminal, the same layout code (terminal.test shows the rest of a real one).
+  onTerminal(`at 60 columns: the vertical layout, one block per record, every value whole${SKIPPED}`, async () => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
     const screen = await onPty(RESULTS, 60);
     fitsWithin(screen, 60);
@@ -102,9 +104,9 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     }
   });
 
-  onTerminal.each([80, 100])('at %i columns: the six columns that say what a fee is, amounts and exchanges whole', async (width) => {
+  it.each([80, 100])('at %i columns: the six columns that say what a fee is, amounts and exchanges whole', async (width) => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
-    const screen = await onPty(RESULTS, width);
+    const screen = await onTty(RESULTS, width);
     fitsWithin(screen, width);
     expect(headers(screen)).toEqual(SIX);
     const rows = rowCells(screen);
@@ -136,20 +138,20 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     expect(amounts.some((lines) => lines.length > 1)).toBe(true);
   });
 
-  onTerminal('at 200 columns: every default column, the scrape time whole', async () => {
+  it('at 200 columns: every default column, the scrape time whole', async () => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
-    const screen = await onPty(RESULTS, 200);
+    const screen = await onTty(RESULTS, 200);
     fitsWithin(screen, 200);
     expect(headers(screen)).toEqual(['Exchange', 'Type', 'Category', 'Action', 'Participant', 'Symbol type', 'Amount', 'Scraped']);
     expect(screen).not.toContain('…');
     expect(rowCells(screen).map((cells) => cells[7])).toEqual(records.map((record) => record.scraped_time));
   });
 
-  onTerminal('--columns id,fee_amount,scraped_time,version_id: exactly those, under their short labels, whole; vertical until 200 columns', async () => {
+  it('--columns id,fee_amount,scraped_time,version_id: exactly those, under their short labels, whole; vertical until 200 columns', async () => {
     const args = ['results', '--page-size', '5', '--columns', 'id,fee_amount,scraped_time,version_id'];
     const records = await json<FeeScheduleResult[]>(args);
     for (const width of [60, 80, 100, 200]) {
-      const screen = await onPty(args, width);
+      const screen = await onTty(args, width);
       fitsWithin(screen, width);
       expect(screen).not.toContain('…');
       if (width === 200) expect(headers(screen)).toEqual(['ID', 'Amount', 'Scraped', 'Version']);
