@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
 import { type InProcessRun, runInProcess } from '../helpers/run-in-process.js';
+import { once } from '../helpers/once.js';
 import { useSandbox } from '../helpers/sandbox.js';
 
 // Three pages of 100, the last a part: --all walks across pages, and --limit 200 ends at a page's end with more to come.
@@ -40,6 +41,9 @@ describe('exchange commands print the service object unchanged as JSON', () => {
   });
 });
 
+/** `mkt results --all`: the walk test reads it, and the --limit test compares with it. */
+const walkAll = once(() => mkt(['results', '--all']));
+
 describe('results', () => {
   it('prints one page by default', async () => {
     const run = await mkt(['results']);
@@ -50,7 +54,7 @@ describe('results', () => {
   });
 
   it('walks every page with --all, in the service order', async () => {
-    const run = await mkt(['results', '--all']);
+    const run = await walkAll();
     expect(run.code).toBe(0);
     const records = JSON.parse(run.stdout) as FeeScheduleResult[];
     expect(records).toHaveLength(250);
@@ -65,7 +69,7 @@ describe('results', () => {
     const run = await mkt(['results', '--limit', '150']);
     expect(run.code).toBe(0);
     const records = JSON.parse(run.stdout) as FeeScheduleResult[];
-    const all = JSON.parse((await mkt(['results', '--all'])).stdout) as FeeScheduleResult[];
+    const all = JSON.parse((await walkAll()).stdout) as FeeScheduleResult[];
     expect(records).toEqual(all.slice(0, 150));
   });
 
