@@ -4,7 +4,6 @@ import { MemoryStream } from '../unit/output/helpers.js';
 import { renderExchangeView } from '../../src/output/views/index.js';
 import { displayWidth } from '../../src/output/text-width.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { hasScript, runOnTerminal as runOnPty } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 
@@ -14,18 +13,9 @@ import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
  * vertical; the exchange tables and `filters` read at 80 columns; an empty table draws nothing.
  */
 
-const onTerminal = hasScript ? it : it.skip;
-const SKIPPED = hasScript ? '' : ' (SKIPPED: script from util-linux is not installed)';
-
 const sandbox = useSandbox({ records: 650 });
 const startServer = useRecordingServers();
 const serviceEnv = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
-
-/** What a terminal `columns` wide shows of `mkt args…`, colour left out. */
-async function onPty(args: string[], columns: number): Promise<string> {
-  const output = await runOnPty([...args, '--no-color'], { columns, env: serviceEnv() });
-  return output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
-}
 
 /** stdout of `mkt args…` in process, as a terminal `columns` wide. */
 async function onTty(args: string[], columns: number): Promise<string> {
@@ -84,10 +74,12 @@ const labelLine = (label: string, value: string): RegExp => new RegExp(`^${label
 const RESULTS = ['results', '--page-size', '20'];
 const SIX = ['Exchange', 'Type', 'Category', 'Action', 'Participant', 'Amount'];
 
-describe(`mkt results on a terminal${SKIPPED}`, () => {
-  onTerminal('at 60 columns: the vertical layout, one block per record, every value whole', async () => {
+describe('mkt results on a terminal', () => {
+  // In this process, on a stdout shaped as a terminal of each width: the layouts are the point,
+  // and terminal.test shows that mkt takes its width from a real terminal.
+  it('at 60 columns: the vertical layout, one block per record, every value whole', async () => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
-    const screen = await onPty(RESULTS, 60);
+    const screen = await onTty(RESULTS, 60);
     fitsWithin(screen, 60);
     expect(screen).not.toContain('┌');
     expect(screen).not.toContain('…');
@@ -102,9 +94,9 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     }
   });
 
-  onTerminal.each([80, 100])('at %i columns: the six columns that say what a fee is, amounts and exchanges whole', async (width) => {
+  it.each([80, 100])('at %i columns: the six columns that say what a fee is, amounts and exchanges whole', async (width) => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
-    const screen = await onPty(RESULTS, width);
+    const screen = await onTty(RESULTS, width);
     fitsWithin(screen, width);
     expect(headers(screen)).toEqual(SIX);
     const rows = rowCells(screen);
@@ -136,20 +128,20 @@ describe(`mkt results on a terminal${SKIPPED}`, () => {
     expect(amounts.some((lines) => lines.length > 1)).toBe(true);
   });
 
-  onTerminal('at 200 columns: every default column, the scrape time whole', async () => {
+  it('at 200 columns: every default column, the scrape time whole', async () => {
     const records = await json<FeeScheduleResult[]>(RESULTS);
-    const screen = await onPty(RESULTS, 200);
+    const screen = await onTty(RESULTS, 200);
     fitsWithin(screen, 200);
     expect(headers(screen)).toEqual(['Exchange', 'Type', 'Category', 'Action', 'Participant', 'Symbol type', 'Amount', 'Scraped']);
     expect(screen).not.toContain('…');
     expect(rowCells(screen).map((cells) => cells[7])).toEqual(records.map((record) => record.scraped_time));
   });
 
-  onTerminal('--columns id,fee_amount,scraped_time,version_id: exactly those, under their short labels, whole; vertical until 200 columns', async () => {
+  it('--columns id,fee_amount,scraped_time,version_id: exactly those, under their short labels, whole; vertical until 200 columns', async () => {
     const args = ['results', '--page-size', '5', '--columns', 'id,fee_amount,scraped_time,version_id'];
     const records = await json<FeeScheduleResult[]>(args);
     for (const width of [60, 80, 100, 200]) {
-      const screen = await onPty(args, width);
+      const screen = await onTty(args, width);
       fitsWithin(screen, width);
       expect(screen).not.toContain('…');
       if (width === 200) expect(headers(screen)).toEqual(['ID', 'Amount', 'Scraped', 'Version']);

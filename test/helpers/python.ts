@@ -1,26 +1,25 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
-/** The interpreter python3 named at the check: a version manager's python3 is a script that starts several shells at each call. */
-let interpreter = 'python3';
+/** The exit of runPythonNeeding's script when python3 cannot find a module it needs. */
+const LACKS_MODULES = 86;
 
 /**
- * Why python3 cannot find these modules, or undefined when it can: tests that read our files
- * with pyarrow or polars skip, and say why (.ci/run installs them from the machine's Python
- * package index). The modules are found, not imported: their import is the reading test's
- * own work, done once there.
+ * Runs a Python script (its text) that needs these modules, with arguments, in one start of
+ * python3: what it printed on stdout, or why it could not run, for a test that then skips and
+ * says why (.ci/run installs them from the machine's Python package index). The modules are
+ * found before the script imports them, in the same process: a start of python3 to look for
+ * them alone would cost as much again.
  */
-export function pythonLacks(modules: readonly string[]): string | undefined {
-  const find = `import importlib.util, sys\nif any(importlib.util.find_spec(name) is None for name in ${JSON.stringify(modules)}): sys.exit(1)\nprint(sys.executable)`;
-  const check = spawnSync('python3', ['-c', find], { encoding: 'utf8' });
-  if (check.error) return 'python3 is not installed';
-  if (check.status !== 0) return `python3 cannot find ${modules.join(' and ')}`;
-  interpreter = check.stdout.trim() || interpreter;
-  return undefined;
-}
-
-/** Runs a Python script (its text) with arguments, and returns what it printed on stdout. */
-export async function runPython(script: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await promisify(execFile)(interpreter, ['-c', script, ...args], { maxBuffer: 64 * 1024 * 1024 });
-  return stdout;
+export async function runPythonNeeding(modules: readonly string[], script: string, args: readonly string[]): Promise<{ stdout: string } | { lacks: string }> {
+  const find = `import importlib.util, sys\nif any(importlib.util.find_spec(name) is None for name in ${JSON.stringify(modules)}): sys.exit(${LACKS_MODULES})\n`;
+  try {
+    const { stdout } = await promisify(execFile)('python3', ['-c', `${find}${script}`, ...args], { maxBuffer: 64 * 1024 * 1024 });
+    return { stdout };
+  } catch (error) {
+    const { code } = error as { code?: unknown };
+    if (code === 'ENOENT') return { lacks: 'python3 is not installed' };
+    if (code === LACKS_MODULES) return { lacks: `python3 cannot find ${modules.join(' and ')}` };
+    throw error;
+  }
 }
