@@ -5,13 +5,13 @@ import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { runMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16, points 5 and 6: results --offline answers as the service does; mkt sql reads the mirror.
-// Enough records that --limit 333 and a walk's pages stop short of the end, and page 4 of 100 is a partial last page.
-const sandbox = useSandbox({ records: 300 });
+// Enough records, 120 and the 150 of the version below, that --limit 233 and a walk's pages stop
+// short of the end, page 2 of 100 is a partial last page, and each filter of QUERIES matches some.
+const sandbox = useSandbox({ records: 120 });
 const servers = useRecordingServers();
 const mirror = join(tempDir('mkt-mirror-'), 'all.duckdb');
 const env = () => ({ env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror } });
@@ -43,8 +43,8 @@ const QUERIES: readonly string[][] = [
   ['--page-size', '7', '--page-number', '3'],
   ['--order-dir', 'asc', '--page-size', '9', '--page-number', '5'],
   ['--order-by', 'supplier_name', '--order-dir', 'asc', '--all'],
-  ['--order-by', 'fee_type', '--limit', '333'],
-  ['--order-by', 'fee_category', '--order-dir', 'asc', '--page-size', '100', '--page-number', '4'],
+  ['--order-by', 'fee_type', '--limit', '233'],
+  ['--order-by', 'fee_category', '--order-dir', 'asc', '--page-size', '100', '--page-number', '2'],
   ['--order-by', 'scraped_time', '--all'],
   ['--fee-category', 'fee and rebates', '--fee-action', 'make,TAKE', '--all'],
   ['--fee-type', 'OPTION', '--fee-participant', 'Market Maker', '--all', '--order-dir', 'asc'],
@@ -71,7 +71,8 @@ describe('mkt results --offline', () => {
 
   it('writes the same bytes in every format', async () => {
     for (const format of ['csv', 'json', 'table', 'parquet']) {
-      const query = ['results', '--limit', '250', '--order-by', 'fee_category', '-f', format, '-o', '-'];
+      // Two pages of the service, the second cut short.
+      const query = ['results', '--limit', '150', '--order-by', 'fee_category', '-f', format, '-o', '-'];
       const online = await runInProcess(query, env());
       const offline = await runInProcess(['--verbose', ...query.slice(0, 1), '--offline', ...query.slice(1)], env());
       expect(offline.code).toBe(0);
@@ -163,12 +164,15 @@ describe('mkt results --offline', () => {
 
     expect((await runInProcess(['sync'], placedEnv)).code).toBe(0);
     await expectOffline();
-    records = [...records, record('e\u{1F600}', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000'), record('e\uFF5E', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000')];
+    // One later sync brings the three new records: stored after the others, in the service's order.
+    records = [
+      ...records,
+      record('e\u{1F600}', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000'),
+      record('e\uFF5E', '2024-01-04T00:00:00Z', '2024-01-04T00:00:00.000000'),
+      record('f', '2024-01-02T12:00:00Z', '2024-01-02T12:00:00.000000'),
+    ];
     const incremental = await runInProcess(['sync', '-f', 'json'], placedEnv);
-    expect(JSON.parse(incremental.stdout)).toMatchObject({ new_records: 2, full_walk: false });
-    await expectOffline();
-    records = [...records, record('f', '2024-01-02T12:00:00Z', '2024-01-02T12:00:00.000000')];
-    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 1, full_walk: false });
+    expect(JSON.parse(incremental.stdout)).toMatchObject({ new_records: 3, full_walk: false });
     await expectOffline();
 
     // As an earlier mkt left it: results stored newest first, and noted as stored in order
@@ -181,7 +185,6 @@ describe('mkt results --offline', () => {
     earlier.close();
     await expectOffline();
     // Its next sync takes the note away: an earlier mkt would trust it over records this one changed.
-    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 0 });
     records = [...records, record('g', '2024-01-05T00:00:00Z', '2024-01-05T00:00:00.000000')];
     expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], placedEnv)).stdout)).toMatchObject({ new_records: 1, full_walk: false });
     const header = await runInProcess(['sql', "SELECT string_agg(column_name, ' ' ORDER BY column_index) AS names FROM duckdb_columns() WHERE table_name = 'mkt_mirror'", '-f', 'csv'], placedEnv);
@@ -303,16 +306,23 @@ describe('mkt sql', () => {
       [`ATTACH '${mirror}.tmp/missing/other.duckdb' AS other (READ_WRITE)`, `mkt: IO Error: Cannot open file "${mirror}.tmp/missing/other.duckdb": No such file or directory`],
       [`SELECT * FROM read_csv('${elsewhere}')`, refused(elsewhere)],
       ["SELECT * FROM read_csv('https://data.example.invalid/fees.csv')", refused('https://data.example.invalid/fees.csv')],
-      ['INSTALL httpfs', /^mkt: Permission Error: Cannot access directory "[^"]+\/\.duckdb\/extensions\/[^"]+" - file system operations are disabled by configuration$/],
+      ['INSTALL httpfs', new RegExp(`^mkt: Permission Error: Cannot access directory "${home}/\\.duckdb/extensions/[^"]+" - file system operations are disabled by configuration$`)],
       ['LOAD httpfs', 'mkt: Permission Error: Loading external extensions is disabled through configuration'],
       ['SET enable_external_access = true', locked('enable_external_access')],
       ['SET threads = 1', locked('threads')],
     ];
     const endings = [];
     for (const [query] of cases) {
-      // INSTALL is spawned: DuckDB finds its home (~/.duckdb, where INSTALL puts extensions) in the process's own HOME.
-      const run = await (query.startsWith('INSTALL') ? runMkt : runInProcess)(['sql', query], { env: { ...env().env, HOME: home } });
-      endings.push([query, { code: run.code, stdout: run.stdout, stderr: run.stderr.split('\n')[0] }]);
+      // DuckDB finds its home (~/.duckdb, where INSTALL puts extensions) in the process's own HOME,
+      // which is the test's for this run alone.
+      const processHome = process.env.HOME;
+      process.env.HOME = home;
+      try {
+        const run = await runInProcess(['sql', query], { env: { ...env().env, HOME: home } });
+        endings.push([query, { code: run.code, stdout: run.stdout, stderr: run.stderr.split('\n')[0] }]);
+      } finally {
+        process.env.HOME = processHome;
+      }
     }
     expect(endings).toEqual(cases.map(([query, stderr]) => [query, { code: 2, stdout: '', stderr: typeof stderr === 'string' ? stderr : expect.stringMatching(stderr) }]));
     expect(readFileSync(mirror).equals(before)).toBe(true);

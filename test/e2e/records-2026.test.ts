@@ -27,24 +27,30 @@ const resultsColumns = async (env: { env: Record<string, string> }) =>
 const byId = (items: readonly FeeScheduleResult2026[]) => [...items].sort((a, b) => a.record_id.localeCompare(b.record_id));
 
 /**
- * A service that lives as long as the file, and a mirror of its two records of the interface
- * shape, synced once: the tests that start from that mirror each read a copy, after saying what
- * the service serves from then on.
+ * A service that lives as long as the file, and two mirrors of it, each synced once: one of its
+ * two records of the interface shape, and one of five of the 2026 shape. The tests that start
+ * from either mirror each read a copy, after saying what the service serves from then on.
  */
 let served: readonly object[] = [];
-const interfaceMirror = { server: undefined as unknown as Awaited<ReturnType<typeof serve2026Records>>, path: '' };
+const FIRST_2026 = Array.from({ length: 5 }, (_, n) => record2026(n));
+const fileMirrors = { server: undefined as unknown as Awaited<ReturnType<typeof serve2026Records>>, interface: '', shape2026: '', firstSync2026: '' };
 beforeAll(async () => {
   served = [interfaceRecord(1), interfaceRecord(2)];
-  interfaceMirror.server = await serve2026Records(startRecordingServer, () => served as FeeScheduleResult2026[]);
-  interfaceMirror.path = join(tempDir('mkt-mirror-'), 'interface.duckdb');
-  expect((await runInProcess(['sync'], { env: { ...interfaceMirror.server.env, MKT_MIRROR: interfaceMirror.path } })).code).toBe(0);
+  fileMirrors.server = await serve2026Records(startRecordingServer, () => served as FeeScheduleResult2026[]);
+  fileMirrors.interface = join(tempDir('mkt-mirror-'), 'interface.duckdb');
+  expect((await runInProcess(['sync'], { env: { ...fileMirrors.server.env, MKT_MIRROR: fileMirrors.interface } })).code).toBe(0);
+  served = FIRST_2026;
+  fileMirrors.shape2026 = join(tempDir('mkt-mirror-'), '2026.duckdb');
+  const first = await runInProcess(['sync', '-f', 'json'], { env: { ...fileMirrors.server.env, MKT_MIRROR: fileMirrors.shape2026 } });
+  expect(first.code).toBe(0);
+  fileMirrors.firstSync2026 = first.stdout;
 });
-afterAll(() => interfaceMirror.server.close());
-/** A copy of that mirror, and the service it was synced from, which serves its two records again. */
-function fromInterfaceMirror() {
-  served = [interfaceRecord(1), interfaceRecord(2)];
-  const mirror = copyMirror(interfaceMirror.path);
-  return { server: interfaceMirror.server, mirror, env: { env: { ...interfaceMirror.server.env, MKT_MIRROR: mirror } } };
+afterAll(() => fileMirrors.server.close());
+/** A copy of one of those mirrors, and the service it was synced from, which serves its records again. */
+function fromFileMirror(shape: 'interface' | '2026') {
+  served = shape === 'interface' ? [interfaceRecord(1), interfaceRecord(2)] : FIRST_2026;
+  const mirror = copyMirror(shape === 'interface' ? fileMirrors.interface : fileMirrors.shape2026);
+  return { server: fileMirrors.server, mirror, env: { env: { ...fileMirrors.server.env, MKT_MIRROR: mirror } } };
 }
 
 describe('records of the 2026 shape', () => {
@@ -86,12 +92,10 @@ describe('records of the 2026 shape', () => {
   });
 
   it('sync into a mirror of the 2026 shape, which --offline, sql and diff read, and a later sync that reads only the new', async () => {
-    let records = Array.from({ length: 5 }, (_, n) => record2026(n));
-    const server = await serve2026Records(startServer, () => records);
-    const env = { env: { ...server.env, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'm.duckdb') } };
-    const first = await runInProcess(['sync', '-f', 'json'], env);
-    expect(first.code).toBe(0);
-    expect(JSON.parse(first.stdout)).toMatchObject({ new_records: 5, total_records: 5, full_walk: true });
+    // The first sync is the file's, of these five records; the test reads a copy of its mirror.
+    const { server, env } = fromFileMirror('2026');
+    let records = FIRST_2026;
+    expect(JSON.parse(fileMirrors.firstSync2026)).toMatchObject({ new_records: 5, total_records: 5, full_walk: true });
 
     const offline = await runInProcess(['results', '--offline', '--all', '-f', 'json'], env);
     expect(offline.code).toBe(0);
@@ -110,6 +114,7 @@ describe('records of the 2026 shape', () => {
     const held = await runInProcess(['results', 'get', records[3]!.record_id, '-f', 'json'], env);
     expect({ code: held.code, record: JSON.parse(held.stdout) }).toEqual({ code: 0, record: records[3] });
     records = [...records, record2026(5, 'v2'), record2026(6, 'v2', { fee_amount: '$0.0099' })];
+    served = records;
     const requestsBefore = server.requests.length;
     const second = await runInProcess(['sync', '-f', 'json'], env);
     expect(JSON.parse(second.stdout)).toMatchObject({ new_records: 2, total_records: 7, full_walk: false, new_versions: [{ version_id: 'v2', records: 2 }] });
@@ -128,7 +133,7 @@ describe('records of the 2026 shape', () => {
   });
 
   it('a mirror of one shape synced from a service answering in the other is exit 2 with the --full-refresh hint, nothing written', async () => {
-    const { server, env } = fromInterfaceMirror();
+    const { server, env } = fromFileMirror('interface');
     const records = [record2026(1), record2026(2)];
     served = records;
     const refused = await runInProcess(['sync'], env);
@@ -142,8 +147,9 @@ describe('records of the 2026 shape', () => {
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ new_records: 2, removed_records: 2, total_records: 2 });
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
     // The interface records it replaced do not fit the 2026 columns of mkt_removed_results, made anew.
-    expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
-    expect((await runInProcess(['sql', 'SELECT count(*) AS n FROM mkt_removed_results', '-f', 'csv'], env)).stdout).toBe('n\r\n0\r\n');
+    const rebuiltTables = await runInProcess(['sql', `SELECT (SELECT string_agg(column_name, ',' ORDER BY column_index) FROM duckdb_columns() WHERE table_name = 'results') AS names,
+      (SELECT count(*) FROM mkt_removed_results) AS removed`, '-f', 'csv'], env);
+    expect(rebuiltTables.stdout).toBe(`names,removed\r\n"${HEADER_2026}",0\r\n`);
     served = [interfaceRecord(3)];
     expect(JSON.parse((await runInProcess(['sync', '--full-refresh', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 1, removed_records: 2, total_records: 1 });
     expect(await resultsColumns(env)).toBe(`names\r\n"${FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) => field.name).join(',')}"\r\n`);
@@ -166,11 +172,8 @@ describe('a mirror that held no records', () => {
 
 describe('a mirror of 2026 records an earlier mkt kept in the interface columns', () => {
   it('is refused by --offline with the --full-refresh hint, and its next sync rebuilds it in the 2026 columns', async () => {
-    const records = [record2026(1), record2026(2)];
-    const server = await serve2026Records(startServer, () => records);
-    const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-    const env = { env: { ...server.env, MKT_MIRROR: mirror } };
-    expect((await runInProcess(['sync'], env)).code).toBe(0);
+    const { mirror, env } = fromFileMirror('2026');
+    const records = FIRST_2026;
     // As an earlier mkt left it: record_id in id, created_on and fee_reference null, the 26 fields first.
     const own = new Set(FEE_SCHEDULE_RESULT_2026_FIELDS.map((field) => field.name));
     const earlierColumns = FEE_SCHEDULE_RESULT_FIELDS_WITH_CITATIONS.map((field) =>
@@ -184,7 +187,7 @@ describe('a mirror of 2026 records an earlier mkt kept in the interface columns'
       code: 1,
       stderr: `mkt: ${mirror} holds records of the 2026 shape in the columns of an earlier mkt\nRun \`mkt sync --full-refresh\` to rebuild it.\n`,
     });
-    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, removed_records: 0, total_records: 2, full_walk: true });
+    expect(JSON.parse((await runInProcess(['sync', '-f', 'json'], env)).stdout)).toMatchObject({ new_records: 0, removed_records: 0, total_records: 5, full_walk: true });
     expect(await resultsColumns(env)).toBe(`names\r\n"${HEADER_2026}"\r\n`);
     expect(JSON.parse((await runInProcess(['results', '--offline', '--all', '-f', 'json'], env)).stdout)).toEqual(byId(records).reverse());
   });
@@ -192,7 +195,7 @@ describe('a mirror of 2026 records an earlier mkt kept in the interface columns'
 
 describe('a mirror an earlier mkt made, without the citation columns', () => {
   it('is read as before, and its next sync adds the columns, columns only', async () => {
-    const { mirror, env } = fromInterfaceMirror();
+    const { mirror, env } = fromFileMirror('interface');
     const records = served;
     // As an earlier mkt left it: no citation columns, no shape.
     const earlier = await openDuckDB();
