@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import type * as DuckDB from '@duckdb/node-api';
@@ -62,9 +63,16 @@ export function sqlText(text: string): string {
 /**
  * One DuckDB file and a connection to it, through `@duckdb/node-api`: mkt's own queries (a
  * mirror's header, counts, pages of records as JSON, ids), a sync's appenders and the answers of
- * `mkt sql` all go through the one connection, whose close waits for the calls still running.
+ * `mkt sql` all go through the one connection, one at a time, and its close waits for the calls
+ * still running.
  */
 export class DuckDBFile {
+  /** The section that has the connection (exclusive), in the calls made within it. */
+  private readonly section = new AsyncLocalStorage<{ holds: boolean }>();
+  /** The end of the last section begun: the next one waits for it. */
+  private lastSection: Promise<unknown> = Promise.resolve();
+  /** Sections begun or waiting, and not ended. */
+  private sections = 0;
   /** Calls running on DuckDB's threads: the connection is closed only once none is. */
   private readonly running = new Set<Promise<unknown>>();
   /** Set when close begins, and when it has closed the connection. */
@@ -107,30 +115,34 @@ export class DuckDBFile {
 
   /** Runs SQL: several statements when nothing is bound, one when values are. */
   async run(sql: string, values?: readonly SqlValue[]): Promise<void> {
-    await this.execute(sql, values);
+    await this.exclusive(() => this.execute(sql, values));
   }
 
   /** A query's answer, read whole, each row an object of its columns. */
-  async rows(sql: string, values?: readonly SqlValue[]): Promise<Record<string, SqlValue>[]> {
-    const result = await this.execute(sql, values);
-    const names = result.columnNames();
-    const rows: Record<string, SqlValue>[] = [];
-    await this.readChunks(result, (columns, size) => {
-      for (let row = 0; row < size; row++) rows.push(Object.fromEntries(names.map((name, index) => [name, columns[index]![row]!])));
+  rows(sql: string, values?: readonly SqlValue[]): Promise<Record<string, SqlValue>[]> {
+    return this.exclusive(async () => {
+      const result = await this.execute(sql, values);
+      const names = result.columnNames();
+      const rows: Record<string, SqlValue>[] = [];
+      await this.readChunks(result, (columns, size) => {
+        for (let row = 0; row < size; row++) rows.push(Object.fromEntries(names.map((name, index) => [name, columns[index]![row]!])));
+      });
+      return rows;
     });
-    return rows;
   }
 
   /** The names of a query's columns, its rows unread. */
-  async columnNames(sql: string): Promise<string[]> {
-    return (await this.execute(sql, undefined)).columnNames();
+  columnNames(sql: string): Promise<string[]> {
+    return this.exclusive(async () => (await this.execute(sql, undefined)).columnNames());
   }
 
   /** The first column of a query's answer, read whole. */
-  async column(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[]> {
-    const column: SqlValue[] = [];
-    await this.readChunks(await this.execute(sql, values), (columns) => column.push(...columns[0]!));
-    return column;
+  column(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[]> {
+    return this.exclusive(async () => {
+      const column: SqlValue[] = [];
+      await this.readChunks(await this.execute(sql, values), (columns) => column.push(...columns[0]!));
+      return column;
+    });
   }
 
   /**
@@ -139,12 +151,35 @@ export class DuckDBFile {
    * fetch_chunk tells no error. The caller counts what it read.
    */
   stream(sql: string, onChunk: (values: SqlValue[]) => void): Promise<void> {
-    return this.withStatement(sql, [], async (statement) => this.readChunks(await this.call(() => statement.stream()), (columns) => onChunk(columns[0]!)));
+    return this.exclusive(() => this.withStatement(sql, [], async (statement) => this.readChunks(await this.call(() => statement.stream()), (columns) => onChunk(columns[0]!))));
   }
 
   /** Runs `work` on the connection, as a call the close waits for: a sync's appenders, the answers of `mkt sql`. */
   withConnection<T>(work: (connection: DuckDB.DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.call(() => work(this.connection));
+    return this.exclusive(() => this.call(() => work(this.connection)));
+  }
+
+  /**
+   * Runs `work` with the connection to itself: the calls made within it (a transaction's
+   * statements) run as they come, and any other waits until `work` has ended. DuckDB runs one
+   * query at a time on a connection, and one begun while another's answer is still being read
+   * ends that answer as if it were complete; between a transaction's statements, another's
+   * would run within the transaction.
+   */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    if (this.section.getStore()?.holds) return work();
+    const section = { holds: true };
+    const begin = (): Promise<T> => this.section.run(section, work);
+    // Begun at once when nothing holds the connection: a close or an interrupt that follows finds it running.
+    const ran = this.sections === 0 ? begin() : this.lastSection.then(begin);
+    this.sections++;
+    const ended = ran.finally(() => {
+      // A call begun within `work` but made after it (nothing awaited it) waits as any other.
+      section.holds = false;
+      this.sections--;
+    });
+    this.lastSection = ended.catch(() => {});
+    return ended;
   }
 
   /**

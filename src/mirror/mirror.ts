@@ -288,17 +288,22 @@ export class Mirror {
     };
   }
 
-  /** Runs `work` in one transaction: all of it is committed, or none. */
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
-    await this.run('BEGIN TRANSACTION');
-    try {
-      const result = await work();
-      await this.run('COMMIT');
-      return result;
-    } catch (error) {
-      await this.file.run('ROLLBACK').catch(() => {});
-      throw error;
-    }
+  /**
+   * Runs `work` in one transaction: all of it is committed, or none. Nothing else runs on the
+   * connection meanwhile (a sync's walk reads the mirror while its last pages are committed).
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.file.exclusive(async () => {
+      await this.run('BEGIN TRANSACTION');
+      try {
+        const result = await work();
+        await this.run('COMMIT');
+        return result;
+      } catch (error) {
+        await this.file.run('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
   }
 
   /** Appends records to `table`, and the amounts they bring to mkt_amounts. Call within a transaction. */
