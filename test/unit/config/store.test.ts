@@ -1,11 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { stop as stopEsbuild, transform } from 'esbuild';
 import { MktError } from '../../../src/core/errors.js';
@@ -307,7 +308,7 @@ describe('writers in several processes at once', () => {
 
   /** A writer process of race's, and the next line it answers ('ended' once its output has). */
   interface Writer {
-    child: ChildProcess;
+    child: ChildProcessByStdio<Writable, Readable, null>;
     next(): Promise<string>;
   }
 
