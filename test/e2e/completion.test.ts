@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -12,7 +12,8 @@ import { FORMATS } from '../../src/output/formats.js';
 import { useRecordingServers } from '../helpers/recording-server.js';
 import { once } from '../helpers/once.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { MKT_BIN, spawnMkt } from '../helpers/run-mkt.js';
+import { useInProcessMkt } from '../helpers/mkt-in-process-command.js';
+import { spawnMkt } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /*
@@ -36,66 +37,21 @@ function exchangeCache(): string {
   return cacheDir;
 }
 
-/** Where mktScript keeps the answers of the hidden commands. */
-const MEMO = tempDir('mkt-memo-');
-
-/** The file name mktScript keeps a call's answer under: the directories and profile it reads, and its words. */
-function memoKey(env: NodeJS.ProcessEnv, args: readonly string[]): string {
-  const words = [env.MKT_CONFIG_DIR ?? '', env.MKT_CACHE_DIR ?? '', env.MKT_PROFILE ?? '', ...args];
-  return join(MEMO, words.map((word) => `${word}|`).join('').replace(/[^A-Za-z0-9._-]/g, '_'));
-}
-
 /**
- * An `mkt` that runs this checkout. The scripts run a hidden command (mkt __exchanges) at each
- * TAB, dozens of times in this file, each with the same few words: mkt's answer to a call is
- * kept under memoKey, the first time it is made, and the calls after it read it. Every
- * environment here sets both directories, so $HOME is not read.
+ * The `mkt` on the shells' PATH: the scripts run a hidden command (mkt __exchanges) at each TAB,
+ * dozens of times in this file, and the README's way runs `mkt completion <shell>`; each call is
+ * run() in this process, as `node bin/mkt.js` would answer it, without a node start for each.
+ * (startup.test starts the hidden commands as processes, and the last block here pipes one.)
  */
-function mktScript(): string {
-  return `#!/bin/sh
-case $1 in
-  __*)
-    key="${MEMO}/$(printf '%s|' "$MKT_CONFIG_DIR" "$MKT_CACHE_DIR" "$MKT_PROFILE" "$@" | tr -c 'A-Za-z0-9._-' '_')"
-    if [ ! -f "$key.code" ]; then
-      "${process.execPath}" "${MKT_BIN}" "$@" >"$key.out" 2>"$key.err"
-      echo $? >"$key.code"
-    fi
-    cat "$key.out"
-    cat "$key.err" >&2
-    exit "$(cat "$key.code")" ;;
-esac
-exec "${process.execPath}" "${MKT_BIN}" "$@"
-`;
-}
-
-/**
- * Answers, ahead of the shells, every hidden command the scripts run here, with each profile
- * they name: run() in this process answers as `node bin/mkt.js __exchanges` would, without a
- * node start at each. (startup.test starts the hidden commands as processes.)
- */
-async function rememberHiddenCommands(envs: readonly NodeJS.ProcessEnv[]): Promise<void> {
-  const listings = ['__profiles', '__exchanges', ...Object.keys(ENUM_FILTER_VALUES).map((name) => `__${name}`)];
-  for (const env of envs) {
-    for (const listing of listings) {
-      for (const profile of [[], ['--profile', 'dev'], ['--profile', 'prod']]) {
-        const args = [listing, ...profile];
-        const answer = await runInProcess(args, { env: { MKT_CONFIG_DIR: env.MKT_CONFIG_DIR, MKT_CACHE_DIR: env.MKT_CACHE_DIR } });
-        const key = memoKey(env, args);
-        writeFileSync(`${key}.out`, answer.stdoutBytes);
-        writeFileSync(`${key}.err`, answer.stderr);
-        writeFileSync(`${key}.code`, `${answer.code}\n`);
-      }
-    }
-  }
-}
+const inProcessMkt = useInProcessMkt();
 
 /** A directory with an `mkt` on PATH that runs this checkout, a config dir with profiles, and a cache. */
 function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: string } {
   const home = tempDir('mkt-completion-');
   const bin = join(home, 'bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'mkt'), mktScript());
-  chmodSync(join(bin, 'mkt'), 0o755);
+  // Once the in-process mkt listens: its script holds the port.
+  beforeAll(() => inProcessMkt.install(bin));
   const configDir = join(home, 'config');
   mkdirSync(configDir);
   writeFileSync(join(configDir, 'config.json'), JSON.stringify({ profiles: { dev: { base_url: 'http://127.0.0.1:1' }, prod: {} } }));
@@ -107,7 +63,6 @@ function userSetup(): { env: NodeJS.ProcessEnv; configDir: string; cacheDir: str
 const user = userSetup();
 /** The same user before `mkt exchanges` has run: no exchange list in the cache. */
 const noCacheEnv: NodeJS.ProcessEnv = { ...user.env, MKT_CACHE_DIR: tempDir('mkt-no-cache-') };
-beforeAll(() => rememberHiddenCommands([user.env, noCacheEnv]));
 
 /** The columns of a fee schedule's tiers (a row each), as fees --columns names them. */
 const TIERS = ['fee_schedule.tier_thresholds.tier', 'fee_schedule.tier_thresholds.volume', 'fee_schedule.tier_thresholds.maker_rebate'];
@@ -416,10 +371,20 @@ describe(`fish${missing('fish')}`, () => {
     ['mkt results --columns id,exch', ['id,exchange_name,']],
     ['mkt fees NYSE --columns fee_schedule.tier_thresholds.', TIERS.map((name) => `${name},`).sort()],
   ];
-  // One fish completes every line of the table, at the first of its tests.
-  const offered = once(() => fishCompletionsOf(table.map(([line]) => line)));
+  const settingLines = ['mkt config set ', 'mkt config set format ', 'mkt config set retries '];
+  const describedLines = ['mkt results --fee-action ', 'mkt --format j', 'mkt results --fee-ac'];
+  // One fish completes every line of the table, then the settings' lines, the described ones and
+  // a path after -o, at the first of the tests that read them.
+  const offers = once(async () => {
+    const dir = tempDir('mkt-o-');
+    writeFileSync(join(dir, 'fees.parquet'), '');
+    const each = await fishOffersOf([...table.map(([line]) => line), ...settingLines, ...describedLines, `mkt results -o ${join(dir, 'fe')}`]);
+    return { dir, each };
+  });
+  /** The values fish offered for `count` lines from the `first`. */
+  const offered = async (first: number, count = 1) => (await offers()).each.slice(first, first + count).map((values) => values.map(([value]) => value));
   it.skipIf(!HAS.fish).each(table.map(([line, expected], index) => [line, expected, index] as const))('%j completes to %j', async (_line, expected, index) => {
-    expect((await offered())[index]).toEqual(expected);
+    expect((await offered(index))[0]).toEqual(expected);
   });
 
   it.skipIf(!HAS.fish || !HAS.script)(`completes a --columns item with no space after it, so the next follows, at a real prompt${missing('script')}`, async () => {
@@ -430,16 +395,16 @@ describe(`fish${missing('fish')}`, () => {
   });
 
   it.skipIf(!HAS.fish)("completes a setting's name, then its value: format's, and nothing for those with free values", async () => {
-    expect(await fishCompletionsOf(['mkt config set ', 'mkt config set format ', 'mkt config set retries '])).toEqual([[...SETTING_NAMES].sort(), [...FORMATS].sort(), []]);
+    expect(await offered(table.length, settingLines.length)).toEqual([[...SETTING_NAMES].sort(), [...FORMATS].sort(), []]);
   });
 
   it.skipIf(!HAS.fish)('offers no exchange, and says nothing, before the exchange list is cached', async () => {
-    expect(await fishCompletions('mkt fees ')).toEqual(['IEX', 'NASDAQ', 'NYSE']);
+    expect((await offered(table.findIndex(([line]) => line === 'mkt fees ')))[0]).toEqual(['IEX', 'NASDAQ', 'NYSE']);
     expect(await fishCompletions('mkt fees ', noCacheEnv)).toEqual([]);
   });
 
   it.skipIf(!HAS.fish)('describes a value by what it is, not by the list of every value', async () => {
-    const [values, format, flag] = await fishOffersOf(['mkt results --fee-action ', 'mkt --format j', 'mkt results --fee-ac']);
+    const [values, format, flag] = (await offers()).each.slice(table.length + settingLines.length, table.length + settingLines.length + describedLines.length);
     expect(values).toEqual(['Make', 'Open', 'Other', 'Routed', 'Take'].map((value) => [value, 'fee action']));
     expect(format).toEqual([['json', 'format']]);
     // The flag itself keeps its description.
@@ -455,9 +420,8 @@ describe(`fish${missing('fish')}`, () => {
   });
 
   it.skipIf(!HAS.fish)('completes file paths for -o', async () => {
-    const dir = tempDir('mkt-o-');
-    writeFileSync(join(dir, 'fees.parquet'), '');
-    expect(await fishCompletions(`mkt results -o ${join(dir, 'fe')}`)).toEqual([join(dir, 'fees.parquet')]);
+    const { dir, each } = await offers();
+    expect(each.at(-1)!.map(([value]) => value)).toEqual([join(dir, 'fees.parquet')]);
   });
 });
 

@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { realpathSync, symlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, realpathSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { installed } from '../helpers/installed.js';
@@ -9,6 +9,8 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const hasMan = installed('man');
+/** test/helpers/mkt-runs.cjs: several runs of mkt in one Node process. */
+const MKT_RUNS = fileURLToPath(new URL('../helpers/mkt-runs.cjs', import.meta.url));
 
 describe('npm install -g, as the README gives it', () => {
   const prefix = tempDir('mkt-global-');
@@ -42,9 +44,21 @@ describe('the files npm ships (package.json "files")', () => {
     const env = cleanEnv({});
     const mkt = (...args: string[]) => execFileSync(process.execPath, [join(unpacked, 'bin', 'mkt.js'), ...args], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(JSON.parse(mkt('--sandbox', 'fees', 'NYSE', '-f', 'json'))).toMatchObject({ exchange: 'NYSE' });
+    // The sync, the SQL and completion run in one process of the unpacked bundle, one after
+    // another, as bin/mkt.js runs it: mkt-runs.cjs, put where its ../../dist/bundle/mkt.cjs is the
+    // package's, so that what they load is still the files npm ships.
+    const runs = join(unpacked, 'test', 'helpers', 'mkt-runs.cjs');
+    mkdirSync(dirname(runs), { recursive: true });
+    copyFileSync(MKT_RUNS, runs);
     const mirror = join(dir, 'mirror.duckdb');
-    mkt('--sandbox', 'sync', '--exchange-name', 'NYSE', '--mirror', mirror, '-q');
-    expect(mkt('--sandbox', 'sql', '--mirror', mirror, 'SELECT DISTINCT exchange_name FROM results', '-f', 'csv')).toBe('exchange_name\r\nNYSE\r\n');
-    expect(mkt('completion', 'bash')).toMatch(/^# bash completion for mkt/);
+    const lists = [
+      ['--sandbox', 'sync', '--exchange-name', 'NYSE', '--mirror', mirror, '-q'],
+      ['--sandbox', 'sql', '--mirror', mirror, 'SELECT DISTINCT exchange_name FROM results', '-f', 'csv'],
+      ['completion', 'bash'],
+    ];
+    const ran = spawnSync(process.execPath, [runs, JSON.stringify(lists)], { env, encoding: 'utf8' });
+    expect(JSON.parse(ran.stderr)).toEqual(lists.map(() => ({ code: 0, stderr: '' })));
+    // The sync writes nothing with -q; the SQL's CSV, then the script.
+    expect(ran.stdout).toMatch(/^exchange_name\r\nNYSE\r\n# bash completion for mkt/);
   });
 });

@@ -13,7 +13,8 @@ function env() {
 }
 
 describe('Ctrl-C', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a request exits 130 at once, with nothing on stdout', async (signal) => {
+  // With --verbose too, the interruption is one line, the last, and no stack trace (issue 39, point 6).
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a request exits 130 at once, with nothing on stdout: one line, no stack trace, with --verbose', async (signal) => {
     const mkt = spawnMkt(['results', '--all', '--verbose'], { env: env() });
     await mkt.stderrContains('→ GET');
     mkt.child.kill(signal);
@@ -21,6 +22,8 @@ describe('Ctrl-C', () => {
     expect(run.code).toBe(130);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n').filter((line) => line.startsWith('mkt:'))).toEqual([`mkt: interrupted by ${signal}`]);
+    expect(run.stderr).toMatch(new RegExp(`\\nmkt: interrupted by ${signal}\\n$`));
+    expect(run.stderr).not.toMatch(/InterruptedError|^\s+at /m);
   });
 });
 

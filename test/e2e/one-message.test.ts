@@ -3,10 +3,9 @@ import { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeExchangeList } from '../../src/config/exchange-cache.js';
-import { useRecordingServers } from '../helpers/recording-server.js';
 import { run } from '../../src/main.js';
 import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
-import { spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
+import { tempConfigDir } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -92,20 +91,8 @@ describe('an exchange typed wrong', () => {
 });
 
 describe('an interruption with --verbose', () => {
-  const startServer = useRecordingServers();
-
-  // A process: the signal and bin/mkt.js are what is tested.
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s is one line, no stack trace, exit 130', async (signal) => {
-    const silent = await startServer(() => {}); // never answers
-    const mkt = spawnMkt(['results', '--verbose'], { env: { MKT_BASE_URL: silent.url, MKT_API_KEY: 'one-message-test-key' } });
-    await mkt.stderrContains('→ GET');
-    mkt.child.kill(signal);
-    const run = await mkt.result;
-    expect([run.code, run.stdout]).toEqual([130, '']);
-    expect(run.stderr).toMatch(new RegExp(`\\nmkt: interrupted by ${signal}\\n$`));
-    expect(run.stderr).not.toMatch(/InterruptedError|^\s+at /m);
-  });
-
+  // That SIGINT and SIGTERM, with --verbose, are one line and no stack trace, exit 130, is
+  // interrupt-and-timeout.test's Ctrl-C, which sends them to a process during a request.
   it('leaves the stack trace to the unexpected, and only with --verbose', async () => {
     const failingStdout = () => new Writable({ write: (_chunk, _encoding, done) => done(new Error('the disk is on fire')) });
     const stderrOf = async (args: string[]) => {

@@ -6,8 +6,8 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { virtualClock } from '../helpers/virtual-clock.js';
 
-const clean = useSandbox({ records: 650, seed: 7 });
-const faulty = useSandbox({ records: 650, seed: 7, faults: true });
+const clean = useSandbox({ records: 300, seed: 7 });
+const faulty = useSandbox({ records: 300, seed: 7, faults: true });
 // The limited sandboxes count their windows on the clock the client waits on, which skips its
 // waits: how the client spaces its requests is the point, not the seconds that spacing takes.
 const clock = virtualClock();
@@ -17,7 +17,10 @@ const paced = useSandbox({ records: 1000, seed: 7, rate: { requests: 10, seconds
 const env = (sandbox: typeof clean) => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
 
 describe('--faults: nothing is lost', () => {
-  it.each(['json', 'ndjson', 'csv', 'parquet', 'table'])('results --all as %s is byte-identical with and without faults', async (format) => {
+  // A fault is met and retried in the HTTP client (src/http/retry.ts), before the walk hands a
+  // page to the writer: one format that streams a line per record, and Parquet's binary pages,
+  // show that no fault reaches the output; each format's writing is tested where it is the point.
+  it.each(['ndjson', 'parquet'])('results --all as %s is byte-identical with and without faults', async (format) => {
     const dir = tempDir('mkt-faults-');
     const outputs: Buffer[] = [];
     for (const [name, sandbox] of [['clean', clean], ['faulty', faulty]] as const) {

@@ -93,16 +93,15 @@ describe('start-up loads only what the command needs', () => {
     expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
   });
 
-  // node:crypto took 3-7 ms to load (src/mirror/sync-state.ts). Writing a file with -o loads it,
-  // for the temporary file's random name, so the check can fail.
+  // node:crypto took 3-7 ms to load (src/mirror/sync-state.ts). Writing a file with -o, as the
+  // data command does, loads it for the temporary file's random name, so the check can fail.
   it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
     const dirs = await syncedUser();
     const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
     const again = await modulesLoaded(['sync'], dirs);
     expect(again.stderr).toMatch(/: nothing new · .* · 1 request · /);
     expect(crypto(again.modules)).toEqual([]);
-    const written = await modulesLoaded(['fees', 'NYSE', '-o', join(dirs.MKT_DATA_DIR, 'fees.json')], dirs);
-    expect(crypto(written.modules)).not.toEqual([]);
+    expect(crypto((await dataCommand()).modules)).not.toEqual([]);
   });
 
   // DuckDB's package picks its native library by asking detect-libc whether this Linux is musl:
@@ -120,12 +119,14 @@ describe('start-up loads only what the command needs', () => {
 });
 
 /**
- * `mkt --sandbox fees NYSE -f json`, run once for the three tests of what a data command loads:
- * the files its coverage shows, and Node's own modules.
+ * `mkt --sandbox fees NYSE -f json -o <file>`, run once for the four tests of what a data command
+ * loads: the files its coverage shows, and Node's own modules.
  */
 const dataCommand = once(async () => {
   const coverage = tempDir('mkt-coverage-');
-  const { modules } = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json'], { NODE_V8_COVERAGE: coverage });
+  const written = join(tempDir('mkt-written-'), 'fees.json');
+  const { modules } = await modulesLoaded(['--sandbox', 'fees', 'NYSE', '-f', 'json', '-o', written], { NODE_V8_COVERAGE: coverage });
+  expect(JSON.parse(readFileSync(written, 'utf8'))).toMatchObject({ exchange: 'NYSE' });
   return { files: coveredFiles(coverage), modules };
 });
 

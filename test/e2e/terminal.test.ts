@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text-width.js';
-import { runInProcess } from '../helpers/run-in-process.js';
+import { run } from '../../src/main.js';
+import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
 import { tempConfigDir } from '../helpers/run-mkt.js';
 import { hasScript, runOnTerminal as runOnPty } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -34,6 +35,19 @@ async function runAsOnTerminal(args: string[], options: { columns: number; env?:
   const run = await runInProcess(args, { env: { ...serviceEnv(), ...options.env }, stdout: shape, stderr: shape });
   expect(run.code).toBe(0);
   return run.stderr + run.stdout;
+}
+
+/**
+ * In this process, with stdout and stderr one stream shaped as a terminal `columns` wide, as a
+ * terminal shows both, in the order they were written: for what mkt writes where and when once
+ * a real terminal has shown its spinner ('--all shows a spinner on stderr').
+ */
+async function runAsOnOneTerminal(args: string[], columns: number): Promise<string> {
+  const deps = memoryDeps({ env: serviceEnv(), stdout: { isTTY: true, columns } });
+  expect(await run(args, { ...deps, stderr: deps.stdout })).toBe(0);
+  // Writes queued behind a full buffer land on the next turns, as runInProcess waits for them.
+  await new Promise((resolve) => setImmediate(resolve));
+  return deps.stdout.text();
 }
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
@@ -82,8 +96,8 @@ describe(`on a terminal${SKIPPED}`, () => {
 
   const SPINNER = /[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/;
 
-  onTerminal('NDJSON to the terminal gets no spinner among its lines', async () => {
-    const output = stripAnsi(await runOnTerminal(['results', '--all', '-f', 'ndjson', '--columns', 'id'], { columns: 80 }));
+  it('NDJSON to the terminal gets no spinner among its lines', async () => {
+    const output = stripAnsi(await runAsOnOneTerminal(['results', '--all', '-f', 'ndjson', '--columns', 'id'], 80));
     expect(output).not.toMatch(SPINNER);
     expect(output.split('\n').filter((line) => line.startsWith('{"id":'))).toHaveLength(250);
   });
@@ -95,17 +109,17 @@ describe(`on a terminal${SKIPPED}`, () => {
     expect(output.trimEnd().split('\n')).toHaveLength(3);
   });
 
-  onTerminal('a table is drawn after the spinner is gone, then the summary', async () => {
-    const output = stripAnsi(await runOnTerminal(['results', '--all', '--columns', 'id'], { columns: 80 }));
+  it('a table is drawn after the spinner is gone, then the summary', async () => {
+    const output = stripAnsi(await runAsOnOneTerminal(['results', '--all', '--columns', 'id'], 80));
     const table = output.slice(output.indexOf('┌'));
     expect(table).not.toMatch(SPINNER);
     expect(table.split('\n')[0]).toMatch(/^┌─+┐$/);
     expect(table.trimEnd().split('\n').at(-1)).toMatch(/^250 records from 3 pages in \d+\.\d s$/);
   });
 
-  onTerminal('--quiet shows nothing at all', async () => {
+  it('--quiet shows nothing at all', async () => {
     const file = join(tempConfigDir(), 'fees.json');
-    expect(await runOnTerminal(['results', '--all', '--quiet', '-o', file], { columns: 80 })).toBe('');
+    expect(await runAsOnOneTerminal(['results', '--all', '--quiet', '-o', file], 80)).toBe('');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toHaveLength(250);
   });
 });

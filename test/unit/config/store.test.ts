@@ -1,10 +1,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { stop as stopEsbuild, transform } from 'esbuild';
 import { MktError } from '../../../src/core/errors.js';
@@ -304,42 +306,71 @@ describe('writers in several processes at once', () => {
     return compiled;
   }
 
+  /** A writer process of race's, and the next line it answers ('ended' once its output has). */
+  interface Writer {
+    child: ChildProcessByStdio<Writable, Readable, null>;
+    next(): Promise<string>;
+  }
+
+  let started: Promise<Writer[]> | undefined;
+
   /**
-   * Starts `count` processes that, once every one has loaded the store, each write `writes`
-   * profiles of their own into both files. They wait for the word on stdin, not on a clock they
-   * would spin on: each says it is ready, and all are told to go at once.
+   * Six processes that have loaded the store, started once for both races, each waiting for a
+   * race's word on stdin, not on a clock it would spin on: all are told at once, and each
+   * answers 'done', or the error it met, when its writes are over.
    */
-  async function race(files: ConfigFiles, count: number, writes: number): Promise<number[]> {
-    const store = await compiledStore();
-    const script = `
-      const { setSetting, storeApiKey } = await import(${JSON.stringify(store)});
-      const files = JSON.parse(process.argv[1]);
-      const [child, writes] = process.argv.slice(2).map(Number);
-      process.stdout.write('ready\\n');
-      await new Promise((go) => process.stdin.once('data', go));
-      process.stdin.destroy();
-      for (let i = 0; i < writes; i++) {
-        await setSetting(files, \`c\${child}-\${i}\`, 'retries', i);
-        await storeApiKey(files, \`c\${child}-\${i}\`, \`key-\${child}-\${i}-abcdefgh\`);
-      }`;
-    const children = Array.from({ length: count }, (_, child) => spawn(
-      process.execPath,
-      ['--input-type=module', '-e', script, JSON.stringify(files), String(child), String(writes)],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    ));
-    const exits = children.map((process_) => new Promise<number>((done) => process_.on('exit', (code) => done(code ?? -1))));
-    await Promise.all(children.map((process_) => new Promise<void>((ready) => {
-      process_.stdout.setEncoding('utf8').on('data', (text: string) => text.includes('ready') && ready());
-      // A child that fails before it is ready still ends the wait, and its exit code fails the test.
-      process_.on('exit', () => ready());
-    })));
-    for (const process_ of children) process_.stdin.end('go\n');
-    return Promise.all(exits);
+  function writers(): Promise<Writer[]> {
+    started ??= (async () => {
+      const store = await compiledStore();
+      const script = `
+        const { setSetting, storeApiKey } = await import(${JSON.stringify(store)});
+        const { createInterface } = await import('node:readline');
+        const child = Number(process.argv[1]);
+        process.stdout.write('ready\\n');
+        for await (const line of createInterface({ input: process.stdin })) {
+          const { files, writes } = JSON.parse(line);
+          try {
+            for (let i = 0; i < writes; i++) {
+              await setSetting(files, \`c\${child}-\${i}\`, 'retries', i);
+              await storeApiKey(files, \`c\${child}-\${i}\`, \`key-\${child}-\${i}-abcdefgh\`);
+            }
+            process.stdout.write('done\\n');
+          } catch (error) {
+            process.stdout.write(\`failed: \${String(error)}\\n\`);
+          }
+        }`;
+      return Promise.all(Array.from({ length: 6 }, async (_, index) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, String(index)], { stdio: ['pipe', 'pipe', 'inherit'] });
+        const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+        const next = async () => {
+          const line = await lines.next();
+          return line.done ? 'ended' : (line.value as string);
+        };
+        // A writer that fails before it is ready ends the wait, and fails the test.
+        expect(await next()).toBe('ready');
+        return { child, next };
+      }));
+    })();
+    return started;
+  }
+  afterAll(async () => {
+    for (const { child } of started ? await started : []) {
+      const exited = new Promise((done) => child.on('exit', done));
+      child.stdin.end();
+      await exited;
+    }
+  });
+
+  /** Tells the six writers to write `writes` profiles each, of their own, into both files at once. */
+  async function race(files: ConfigFiles, writes: number): Promise<string[]> {
+    const all = await writers();
+    for (const { child } of all) child.stdin.write(`${JSON.stringify({ files, writes })}\n`);
+    return Promise.all(all.map(({ next }) => next()));
   }
 
   it('never lose a profile: 6 processes, 15 profiles each, in both files', async () => {
     const files = newFiles();
-    expect(await race(files, 6, 15)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await race(files, 15)).toEqual(Array(6).fill('done'));
     const settings = readJson(files.settings) as { profiles: Record<string, { retries: number }> };
     const credentials = readJson(files.credentials) as { profiles: Record<string, { api_key: string }> };
     expect(Object.keys(settings.profiles)).toHaveLength(90);
@@ -359,7 +390,7 @@ describe('writers in several processes at once', () => {
     mkdirSync(files.dir, { recursive: true });
     writeFileSync(`${files.settings}.lock`, String(deadPid()));
     writeFileSync(`${files.credentials}.lock`, String(deadPid()));
-    expect(await race(files, 6, 3)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await race(files, 3)).toEqual(Array(6).fill('done'));
     expect(Object.keys((readJson(files.settings) as { profiles: object }).profiles)).toHaveLength(18);
     expect(Object.keys((readJson(files.credentials) as { profiles: object }).profiles)).toHaveLength(18);
     expect(readdirSync(files.dir).sort()).toEqual(['config.json', 'credentials.json']);
