@@ -262,13 +262,18 @@ describe('a file system that refuses the write (point 3): one line naming the fi
     chmodSync(dir, 0o555);
     // Root may write anywhere: as root, run mkt as nobody, who may not reach a clone in root's home.
     const nobody = process.getuid?.() === 0 ? 65534 : undefined;
-    const runnable = mktRunnableBy(nobody);
-    if (runnable.reason !== undefined) {
-      console.warn(`skipped: ${runnable.reason}`);
-      skip(runnable.reason);
-    }
     const path = join(dir, 'out.csv');
-    const run = await onFiles(['results', '--limit', '2', '-o', path], { uid: nobody, bin: runnable.bin });
+    const args = ['results', '--limit', '2', '-o', path];
+    // This build first; a run that is not mkt's (Node could not load it) looks for one the user can run.
+    let run = await onFiles(args, { uid: nobody });
+    if (!run.stderr.startsWith('mkt: ')) {
+      const runnable = mktRunnableBy(nobody);
+      if (runnable.reason !== undefined) {
+        console.warn(`skipped: ${runnable.reason}`);
+        skip(runnable.reason);
+      }
+      run = await onFiles(args, { uid: nobody, bin: runnable.bin });
+    }
     expect(run).toEqual({ code: 1, stderr: `mkt: cannot write ${path}: permission denied (EACCES)\n` });
     expect(readdirSync(dir)).toEqual([]);
   });
