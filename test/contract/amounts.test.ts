@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type AmountUnit, parseAmount, type ParsedAmount } from '../../src/api/amounts.js';
+import type { FeeScheduleResult } from '../../src/api/types.js';
 import { DEFAULT_SEED } from '../../src/sandbox/limits.js';
 import { ResultsDataset } from '../../src/sandbox/results-dataset.js';
 import { RecordBuilder } from '../../src/sandbox/results-record.js';
@@ -62,7 +63,7 @@ describe('the sandbox amounts', () => {
     expect(status).toBe(200);
     expect(body.total_records).toBe(RECORDS);
     const built = new Map(Array.from({ length: RECORDS }, (_, index) => [builder.id(index), amounts[index]]));
-    const served = body.data.map((record) => [record.id, record.fee_amount]);
+    const served = (body.data as FeeScheduleResult[]).map((record) => [record.id, record.fee_amount]);
     expect(served).toHaveLength(100);
     expect(served).toEqual(served.map(([id]) => [id, built.get(id as string)]));
   });
