@@ -2,7 +2,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { selfSignedCertificate } from '../helpers/certificate.js';
+import { selfSignedEcCertificate } from '../helpers/certificate.js';
 import { installed } from '../helpers/installed.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 
@@ -39,7 +39,7 @@ describe('network failures: exit 1, one line naming the cause and the host', () 
   });
 
   it.skipIf(!installed('openssl'))('TLS: a self-signed certificate (skipped where openssl is absent)', async () => {
-    const certificate = selfSignedCertificate();
+    const certificate = selfSignedEcCertificate();
     const server = createHttpsServer(
       { key: certificate.key, cert: certificate.cert },
       (_request, response) => response.end('{}'),

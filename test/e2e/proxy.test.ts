@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, request, type Server } from 'no
 import { createServer as createHttpsServer } from 'node:https';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { selfSignedCertificate } from '../helpers/certificate.js';
+import { selfSignedEcCertificate } from '../helpers/certificate.js';
 import { installed } from '../helpers/installed.js';
 import { closedPort, emptyResultsPage, sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -79,7 +79,7 @@ async function startProxy(connectStatus?: string) {
 
 describe('an https service through a CONNECT tunnel', () => {
   it.skipIf(!installed('openssl'))('tunnels with the proxy credentials, TLS to the service inside, and keeps the tunnel for the retry (skipped without openssl)', async () => {
-    const certificate = selfSignedCertificate();
+    const certificate = selfSignedEcCertificate();
     const served: IncomingHttpHeaders[] = [];
     const service = createHttpsServer({ key: certificate.key, cert: certificate.cert }, (incoming, response) => {
       served.push(incoming.headers);

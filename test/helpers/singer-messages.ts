@@ -24,6 +24,21 @@ export interface SingerRun {
   types: string[];
 }
 
+const RECORD_KEYS = ['record', 'stream', 'time_extracted', 'type'];
+
+/** One compiler, and one validator for each distinct schema: compiling a schema costs more than validating many records. */
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+function validatorOf(schema: object): ValidateFunction {
+  const text = JSON.stringify(schema);
+  let validate = compiled.get(text);
+  if (!validate) {
+    ajv ??= addFormats(new Ajv({ strict: true, allErrors: true }));
+    compiled.set(text, (validate = ajv.compile(schema)));
+  }
+  return validate;
+}
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
@@ -34,7 +49,6 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})
  * `time_extracted`; STATE with `value`. Nothing else.
  */
 export function readSingerMessages(stdout: string): SingerRun {
-  const ajv = addFormats(new Ajv({ strict: true, allErrors: true }));
   const validators = new Map<string, ValidateFunction>();
   const run: SingerRun = { schemas: [], records: [], states: [], types: [] };
   if (stdout !== '') expect(stdout.endsWith('\n')).toBe(true);
@@ -46,16 +60,18 @@ export function readSingerMessages(stdout: string): SingerRun {
         expect(Object.keys(message).sort()).toEqual(['key_properties', 'schema', 'stream', 'type', ...('bookmark_properties' in message ? ['bookmark_properties'] : [])].sort());
         const schema = message.schema as { properties: Record<string, unknown> };
         for (const key of [...(message.key_properties as string[]), ...((message.bookmark_properties as string[] | undefined) ?? [])]) expect(schema.properties).toHaveProperty(key);
-        validators.set(message.stream as string, ajv.compile(schema));
+        validators.set(message.stream as string, validatorOf(schema));
         run.schemas.push(message as never);
         break;
       }
       case 'RECORD': {
-        expect(Object.keys(message).sort()).toEqual(['record', 'stream', 'time_extracted', 'type']);
-        expect(message.time_extracted).toMatch(RFC3339);
+        // The expects run only for a message that breaks a rule: one for each of thousands of records costs more than the tap.
+        const keys = Object.keys(message).sort();
+        if (keys.join() !== RECORD_KEYS.join()) expect(keys).toEqual(RECORD_KEYS);
+        if (!RFC3339.test(message.time_extracted as string)) expect(message.time_extracted).toMatch(RFC3339);
         const validate = validators.get(message.stream as string);
-        expect(validate, 'a SCHEMA before the RECORD').toBeDefined();
-        expect(validate?.(message.record), JSON.stringify(validate?.errors)).toBe(true);
+        if (validate === undefined) expect(validate, 'a SCHEMA before the RECORD').toBeDefined();
+        else if (!validate(message.record)) expect(false, JSON.stringify(validate.errors)).toBe(true);
         run.records.push(message as never);
         break;
       }

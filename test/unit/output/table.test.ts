@@ -5,14 +5,17 @@ import { cellText, fitColumnWidths, gridLines } from '../../../src/output/grid.j
 import { displayWidth, truncateToWidth, wrapToWidth } from '../../../src/output/text-width.js';
 import { renderExchangeView } from '../../../src/output/views/index.js';
 import { writeDataset, type WriteOptions } from '../../../src/output/write.js';
-import { awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, RULES } from './helpers.js';
+import { AWKWARD_TEXTS, awkwardResults, FEES, from, MemoryStream, options, ORDER_TYPES, RULES } from './helpers.js';
 
 const ESC = '\u001b';
 
-async function table(stdout: MemoryStream, overrides: Partial<WriteOptions> & { select?: string[]; tableColumns?: TableColumn[] } = {}): Promise<string> {
-  const { select, tableColumns, ...rest } = overrides;
+async function table(
+  stdout: MemoryStream,
+  overrides: Partial<WriteOptions> & { select?: string[]; tableColumns?: TableColumn[]; records?: number } = {},
+): Promise<string> {
+  const { select, tableColumns, records, ...rest } = overrides;
   await writeDataset(
-    { shape: 'list', batches: from(awkwardResults()), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
+    { shape: 'list', batches: from(awkwardResults(records)), columns: FEE_SCHEDULE_RESULT_FIELDS, select, tableColumns },
     options({ format: 'table', stdout, ...rest }),
   );
   return stdout.text();
@@ -49,8 +52,10 @@ describe('table', () => {
   });
 
   it('colours the header only when colour is allowed', async () => {
-    expect(await table(new MemoryStream(true, 200), { color: true })).toContain(`${ESC}[1m`);
-    expect(await table(new MemoryStream(true, 200), { color: false })).not.toContain(ESC);
+    // Each awkward text once in every field, not twice: a table of every field at a terminal wraps each long one.
+    const records = AWKWARD_TEXTS.length;
+    expect(await table(new MemoryStream(true, 200), { color: true, records })).toContain(`${ESC}[1m`);
+    expect(await table(new MemoryStream(true, 200), { color: false, records })).not.toContain(ESC);
   });
 
   it('shows tableColumns under their headers by default, and --columns under the field names instead', async () => {
