@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 36, point 4: a record the service answers differently under an id the mirror holds is
 // taken from the service and counted as changed, however little a sync reads.
-const sandbox = useSandbox({ records: 300, seed: 36 });
+const sandbox = useSandbox({ records: 150, seed: 36 });
 
 /** What the service now answers of a record the mirror holds: `record` with some fields changed. */
 type Rewrite = (record: FeeScheduleResult) => FeeScheduleResult;
