@@ -114,9 +114,11 @@ const halfUpperCase = eachRecord((record) => {
  * counts what tests send: tests that start from a mirror that holds the service read copies of
  * this one, whose service is the relay. The relay passes requests to `behind`, the sandbox, or
  * one a test started as the sandbox started (freshService) to change it, and rewrites their
- * answers with `servedRewrite`, which changes nothing unless a test says so.
+ * answers with `servedRewrite`, which changes nothing unless a test says so. The state test
+ * syncs the file the first sync wrote (`synced`), with the state it left in `cache`, believed of
+ * that file alone; the others copy `mirror`, a copy of it made before.
  */
-const first = {} as { mirror: string };
+const first = {} as { mirror: string; synced: string; cache: string };
 let served: Awaited<ReturnType<typeof startRelay>>;
 let behind: RunningSandbox;
 let servedRewrite: (body: string) => string;
@@ -124,8 +126,11 @@ beforeAll(async () => {
   behind = sandbox.current;
   served = await startRelay(() => behind.url, { rewrite: (_request, _status, body) => servedRewrite(body) });
   servedRewrite = (body) => body;
-  first.mirror = newMirror();
-  expect((await mkt(served.url, sandbox.current.keys.api_key, first.mirror).sync()).code).toBe(0);
+  first.synced = newMirror();
+  first.cache = tempDir('mkt-cache-');
+  const env = { MKT_BASE_URL: served.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: first.synced, MKT_CACHE_DIR: first.cache };
+  expect((await runInProcess(['sync'], { env })).code).toBe(0);
+  first.mirror = copyMirror(first.synced);
 });
 afterAll(() => served?.close());
 
@@ -205,17 +210,16 @@ describe('mkt sync', () => {
   });
 
   it('tells nothing new from one request and the state the last sync left, and is not fooled once the mirror changes', async () => {
-    // A copy of the first sync's mirror: its first sync here opens it to find nothing new, and leaves its state.
-    const mirror = copyMirror(first.mirror);
+    // The first sync's mirror itself, and the state that sync left.
+    const mirror = first.synced;
     const service = await freshService();
     const { keys } = service;
-    const env = { MKT_BASE_URL: served.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    const env = { MKT_BASE_URL: served.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: first.cache };
     const sync = async () => {
       served.requests.length = 0;
       const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
       return { code: run.code, summary: JSON.parse(run.stdout) as Summary, requests: served.requests.length };
     };
-    expect((await sync()).summary).toMatchObject({ new_records: 0, total_records: SMALL });
     const { mtimeMs } = statSync(mirror);
     const nothing = await sync();
     expect(nothing).toMatchObject({ code: 0, requests: 1, summary: { new_records: 0, removed_records: 0, requests: 1, total_records: SMALL } });
