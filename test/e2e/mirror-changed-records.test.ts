@@ -9,7 +9,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 36, point 4: a record the service answers differently under an id the mirror holds is
 // taken from the service and counted as changed, however little a sync reads.
-const sandbox = useSandbox({ records: 300, seed: 36 });
+const sandbox = useSandbox({ records: 150, seed: 36 });
 
 /** What the service now answers of a record the mirror holds: `record` with some fields changed. */
 type Rewrite = (record: FeeScheduleResult) => FeeScheduleResult;
@@ -46,18 +46,22 @@ type Summary = { new_records: number; requests: number; total_records: number; f
 
 /**
  * One rewriting relay for the file, and one first sync through it of the sandbox with a new NYSE
- * version: each test rewrites a copy's service as it pleases, from the service as it was.
+ * version: each test rewrites its mirror's service as it pleases, from the service as it was.
+ * The state test takes that mirror itself, with the state the sync left in `cache` (a state is
+ * believed of the file it was written for, not of a copy); the mirror test a copy made before.
  */
 let service: Awaited<ReturnType<typeof rewritingService>>;
-const first = {} as { mirror: string; nyse: { version_id: string; records: number }; summary: Summary };
+const first = {} as { mirror: string; cache: string; copy: string; nyse: { version_id: string; records: number }; summary: Summary };
 beforeAll(async () => {
   service = await rewritingService();
   first.nyse = await addVersion('exchange_name=NYSE&fee_type=Equity&added=3');
   first.mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-  const env = { MKT_BASE_URL: service.server.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: first.mirror };
+  first.cache = tempDir('mkt-cache-');
+  const env = { MKT_BASE_URL: service.server.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: first.mirror, MKT_CACHE_DIR: first.cache };
   const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
   expect(run.code).toBe(10);
   first.summary = JSON.parse(run.stdout) as Summary;
+  first.copy = copyMirror(first.mirror);
 });
 afterAll(() => service?.server.close());
 beforeEach(() => {
@@ -72,17 +76,15 @@ describe('a record the service answers differently under an id the mirror holds'
       const { server, state } = service;
       const { nyse } = first;
       const fromState = told === 'the state the last sync left';
-      const mirror = copyMirror(first.mirror);
-      const cache: Record<string, string> = fromState ? { MKT_CACHE_DIR: tempDir('mkt-cache-') } : {};
+      const mirror = fromState ? first.mirror : first.copy;
+      const cache: Record<string, string> = fromState ? { MKT_CACHE_DIR: first.cache } : {};
       const env = { MKT_BASE_URL: server.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: mirror, ...cache };
       const sync = async () => {
         const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
         return { code: run.code, stderr: run.stderr, summary: JSON.parse(run.stdout) as Summary };
       };
-      // The copy has no state yet: its first sync finds nothing new from the mirror, and leaves the state
-      // the next syncs read. With a fresh cache every sync is such a one, as this test's last is.
-      if (fromState) expect((await sync()).summary).toMatchObject({ new_records: 0, requests: 1, full_walk: false });
-
+      // The first sync's state tells the change from one request. With a fresh cache every sync
+      // finds it from the newest page read against the mirror, and so does one that finds nothing new, as this test's last.
       // As a restarted sandbox once did: the NYSE version's ids, now an IEX version's, with the same count.
       state.rewrite = (record) => (record.version_id === nyse.version_id
         ? { ...record, exchange_name: 'IEX', version_id: '00000000-0000-4000-8000-000000000036', fee_notes: `${record.fee_notes ?? ''} (IEX)` }

@@ -5,17 +5,19 @@ import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { startRelay } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { ANSWERED, killedFirstSync, pagesAsked } from '../helpers/stopped-sync.js';
+import { answeredFor, killedFirstSync, pagesAsked } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16: a killed sync carries on from its last commit. One sync is killed, and each test
 // carries on from a copy of the mirror it left, in the order written: the second withdraws a
 // version from the service.
+/** Pages the killed sync stages between two commits: a commit is what it carries on from, not how many pages one holds. */
+const COMMIT_PAGES = 2;
 /**
  * Pages of the sandbox: one more than the relay answers requests, so that the killed walk, which
  * also asks for the newest page before and after them, cannot end, and the resumed one has pages to read.
  */
-const PAGES = ANSWERED + 1;
+const PAGES = answeredFor(COMMIT_PAGES) + 1;
 const RECORDS = PAGES * 100;
 let sandbox: RunningSandbox;
 let counted: Awaited<ReturnType<typeof startRelay>>;
@@ -26,7 +28,7 @@ let committed: { next_page: number; staged: number; first_version_id: string };
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, records: RECORDS });
   counted = await startRelay(sandbox.url);
-  killed = await killedFirstSync(sandbox, counted);
+  killed = await killedFirstSync(sandbox, counted, COMMIT_PAGES);
   const duck = await openDuckDB();
   await duck.rows(`ATTACH '${killed.mirror}' AS m (READ_ONLY)`);
   const [walk] = await duck.rows(

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
@@ -14,7 +14,9 @@ import { virtualClock } from '../helpers/virtual-clock.js';
 // Issue 16: mkt sync keeps a mirror that holds exactly what the service answers.
 // The first test's service is large enough for a count past a thousand; the others' are smaller.
 const big = useSandbox({ records: 1200 });
-const sandbox = useSandbox({ records: 300 });
+/** The others' service: a few pages, of each fee schedule a test adds a version to. */
+const SMALL = 150;
+const sandbox = useSandbox({ records: SMALL });
 const relay = useRelays();
 
 interface Version {
@@ -67,8 +69,8 @@ async function expectMirrorEqualsService(
   expect(offline.stdout).toBe(online.stdout);
 }
 
-async function post(path: string): Promise<{ versions: { version_id: string; records: number }[] }> {
-  const response = await fetch(`${sandbox.current.url}${path}`, { method: 'POST' });
+async function post(path: string, on: RunningSandbox): Promise<{ versions: { version_id: string; records: number }[] }> {
+  const response = await fetch(`${on.url}${path}`, { method: 'POST' });
   expect(response.status).toBe(201);
   return (await response.json()) as never;
 }
@@ -76,7 +78,7 @@ async function post(path: string): Promise<{ versions: { version_id: string; rec
 const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
 
 /** The sandbox's versions that have records now, as a sync's summary names them: the filter table's spelling, in its order. */
-async function liveVersions(on: RunningSandbox = sandbox.current): Promise<Version[]> {
+async function liveVersions(on: RunningSandbox): Promise<Version[]> {
   const listed = (await (await fetch(`${on.url}/__sandbox/versions`)).json()) as { versions: (Version & { withdrawn: boolean })[] };
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return listed.versions
@@ -110,16 +112,48 @@ const halfUpperCase = eachRecord((record) => {
 /**
  * The first sync of the sandbox as it starts, through a relay that lives as long as the file and
  * counts what tests send: tests that start from a mirror that holds the service read copies of
- * this one, whose service is the relay.
+ * this one, whose service is the relay. The relay passes requests to `behind`, the sandbox, or
+ * one a test started as the sandbox started (freshService) to change it, and rewrites their
+ * answers with `servedRewrite`, which changes nothing unless a test says so. The state test
+ * syncs the file the first sync wrote (`synced`), with the state it left in `cache`, believed of
+ * that file alone; the others copy `mirror`, a copy of it made before.
  */
-const first = {} as { mirror: string };
+const first = {} as { mirror: string; synced: string; cache: string };
 let served: Awaited<ReturnType<typeof startRelay>>;
+let behind: RunningSandbox;
+let servedRewrite: (body: string) => string;
 beforeAll(async () => {
-  served = await startRelay(sandbox.current.url);
-  first.mirror = newMirror();
-  expect((await mkt(served.url, sandbox.current.keys.api_key, first.mirror).sync()).code).toBe(0);
+  behind = sandbox.current;
+  served = await startRelay(() => behind.url, { rewrite: (_request, _status, body) => servedRewrite(body) });
+  servedRewrite = (body) => body;
+  first.synced = newMirror();
+  first.cache = tempDir('mkt-cache-');
+  const env = { MKT_BASE_URL: served.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: first.synced, MKT_CACHE_DIR: first.cache };
+  expect((await runInProcess(['sync'], { env })).code).toBe(0);
+  first.mirror = copyMirror(first.synced);
 });
 afterAll(() => served?.close());
+
+const started: RunningSandbox[] = [];
+beforeEach(() => {
+  behind = sandbox.current;
+  servedRewrite = (body) => body;
+});
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((service) => service.close()));
+});
+
+/**
+ * A sandbox as the first sync found the service (the same seed and records: the same data), for
+ * a test to change, which `served` now passes requests to: a copy of the first sync's mirror
+ * holds it already, with no sync to catch up on what other tests added.
+ */
+async function freshService(): Promise<RunningSandbox> {
+  const service = await startSandbox({ port: 0, records: SMALL });
+  started.push(service);
+  behind = service;
+  return service;
+}
 
 describe('mkt sync', () => {
   it('makes a mirror at the first sync, with true types, and says so on stderr', async () => {
@@ -176,23 +210,23 @@ describe('mkt sync', () => {
   });
 
   it('tells nothing new from one request and the state the last sync left, and is not fooled once the mirror changes', async () => {
-    // A copy of the first sync's mirror: its first sync here opens it to find nothing new, and leaves its state.
-    const mirror = copyMirror(first.mirror);
-    const { keys } = sandbox.current;
-    const env = { MKT_BASE_URL: served.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: tempDir('mkt-cache-') };
+    // The first sync's mirror itself, and the state that sync left.
+    const mirror = first.synced;
+    const service = await freshService();
+    const { keys } = service;
+    const env = { MKT_BASE_URL: served.url, MKT_API_KEY: keys.api_key, MKT_MIRROR: mirror, MKT_CACHE_DIR: first.cache };
     const sync = async () => {
       served.requests.length = 0;
       const run = await runInProcess(['sync', '-f', 'json', '--exit-code'], { env });
       return { code: run.code, summary: JSON.parse(run.stdout) as Summary, requests: served.requests.length };
     };
-    expect((await sync()).summary).toMatchObject({ new_records: 0, total_records: 300 });
     const { mtimeMs } = statSync(mirror);
     const nothing = await sync();
-    expect(nothing).toMatchObject({ code: 0, requests: 1, summary: { new_records: 0, removed_records: 0, requests: 1, total_records: 300 } });
+    expect(nothing).toMatchObject({ code: 0, requests: 1, summary: { new_records: 0, removed_records: 0, requests: 1, total_records: SMALL } });
     // Not opened at all: the file is as the first sync left it.
     expect(statSync(mirror).mtimeMs).toBe(mtimeMs);
 
-    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=3');
+    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=3', service);
     const found = await sync();
     expect(found).toMatchObject({ code: 10, summary: { new_records: added.versions[0]!.records, full_walk: false } });
     expect(found.requests).toBeLessThanOrEqual(Math.ceil(added.versions[0]!.records / 100) + 2);
@@ -214,13 +248,11 @@ describe('mkt sync', () => {
   });
 
   it('fetches only new versions, K records in at most ceil(K/100) + 2 requests, one created_on across pages', async () => {
-    // The first sync's mirror, brought up to the service by a sync of what tests before this one added.
     const mirror = copyMirror(first.mirror);
-    const { keys } = sandbox.current;
-    const client = mkt(served.url, keys.api_key, mirror);
-    expect((await client.sync()).code).toBe(0);
+    const service = await freshService();
+    const client = mkt(served.url, service.keys.api_key, mirror);
     // 250 new items in one version: all its records share one created_on, across three pages.
-    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=250');
+    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=250', service);
     const version = added.versions[0]!;
     served.requests.length = 0;
     const { code, summary, stderr } = await client.sync('--exit-code');
@@ -233,15 +265,15 @@ describe('mkt sync', () => {
     expect(served.requests.length).toBeLessThanOrEqual(Math.ceil(version.records / 100) + 2);
     expect(stderr).toContain(`${version.records} new records (NYSE Equity)`);
     expect(stderr).toMatch(/\nRun `mkt diff NYSE Equity` to see what changed\.\n$/);
-    await expectMirrorEqualsService(served.url, keys.api_key, mirror);
+    await expectMirrorEqualsService(served.url, service.keys.api_key, mirror);
   });
 
   it('removes the records of a withdrawn version and notes them in mkt_removed_results', async () => {
-    // The first sync's mirror, brought up to the service by a sync of what tests before this one added.
     const mirror = copyMirror(first.mirror);
-    const { url, keys } = sandbox.current;
+    const service = await freshService();
+    const { url, keys } = service;
     const client = mkt(served.url, keys.api_key, mirror);
-    const added = await post('/__sandbox/versions?exchange_name=CBOE&fee_type=Option&added=5');
+    const added = await post('/__sandbox/versions?exchange_name=CBOE&fee_type=Option&added=5', service);
     expect((await client.sync()).code).toBe(0);
     const version = added.versions[0]!;
     const withdrawn = await fetch(`${url}/__sandbox/versions/${version.version_id}`, { method: 'DELETE' });
@@ -259,16 +291,17 @@ describe('mkt sync', () => {
   });
 
   it('names a version once, in the filter table\'s spelling, when its records spell the fee type two ways', async () => {
-    const { url, keys } = sandbox.current;
+    const service = await freshService();
+    const { url, keys } = service;
     const mixed = await relay(url, { rewrite: (_request, _status, body) => halfUpperCase(body) });
     const client = mkt(mixed.url, keys.api_key, newMirror());
     const first = await client.sync();
-    const versions = await liveVersions();
+    const versions = await liveVersions(service);
     expect(first.summary.new_versions).toEqual(versions);
     expect(first.summary.changed_groups).toEqual(groupsOf(versions));
     expect(first.stderr).toContain(` new records (${versions.length} fee schedules) · `);
 
-    const added = (await post('/__sandbox/versions?exchange_name=NASDAQ&fee_type=Option&added=40')).versions[0]!;
+    const added = (await post('/__sandbox/versions?exchange_name=NASDAQ&fee_type=Option&added=40', service)).versions[0]!;
     const { code, summary, stderr } = await client.sync('--exit-code');
     expect(code).toBe(10);
     expect(summary.new_versions).toEqual([{ exchange_name: 'NASDAQ', fee_type: 'Option', version_id: added.version_id, records: added.records }]);
@@ -278,15 +311,13 @@ describe('mkt sync', () => {
   });
 
   it('names both versions of records that come back under another version and exchange, and both fee schedules', async () => {
-    const { url, keys } = sandbox.current;
-    let rewrite = (body: string) => body;
-    const moving = await relay(url, { rewrite: (_request, _status, body) => rewrite(body) });
-    const client = mkt(moving.url, keys.api_key, newMirror());
-    await client.sync();
-    const from = (await liveVersions()).find((version) => version.exchange_name === 'NYSE' && version.fee_type === 'Equity')!;
+    // The first sync's mirror, of the service as it was.
+    const service = await freshService();
+    const client = mkt(served.url, service.keys.api_key, copyMirror(first.mirror));
+    const from = (await liveVersions(service)).find((version) => version.exchange_name === 'NYSE' && version.fee_type === 'Equity')!;
     const to = '00000000-0000-4000-8000-000000000036';
     // The same ids, now of an IEX version: the service's content for them changed.
-    rewrite = eachRecord((record) => {
+    servedRewrite = eachRecord((record) => {
       if (record.version_id === from.version_id) Object.assign(record, { exchange_name: 'IEX', version_id: to });
     });
     const { code, summary } = await client.sync('--full-refresh');

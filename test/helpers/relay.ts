@@ -12,8 +12,11 @@ export interface RelayChanges {
 /**
  * A server that passes every request on to `target` and records it: how many requests a command
  * sent, and which, seen from outside the command. `changes` make it a service that answers otherwise.
+ * A function as `target` names it at each request: one base URL, the mirror's service, in front
+ * of a sandbox a test has just started as another was.
  */
-export async function startRelay(target: string, changes: RelayChanges = {}) {
+export async function startRelay(target: string | (() => string), changes: RelayChanges = {}) {
+  const targetNow = typeof target === 'string' ? () => target : target;
   let held: { after: number; released: Promise<void>; release: () => void } | undefined;
   const server = await startRecordingServer((request, response) => {
     const own = changes.answer?.(request);
@@ -26,7 +29,7 @@ export async function startRelay(target: string, changes: RelayChanges = {}) {
     );
     const hold = held !== undefined && server.requests.indexOf(request) >= held.after ? held.released : undefined;
     (hold ?? Promise.resolve())
-      .then(() => fetch(`${target}${request.url}`, { headers }))
+      .then(() => fetch(`${targetNow()}${request.url}`, { headers }))
       .then(async (answer) => {
         const body = await answer.text();
         const passed = changes.rewrite ? changes.rewrite(request, answer.status, body) : body;

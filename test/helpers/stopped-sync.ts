@@ -21,8 +21,10 @@ export const pagesAsked = (requests: readonly { url: string }[]) =>
 
 /** Pages a stopped sync stages between two commits (Deps.syncCommitPages): a few, so that its walk needs a few pages. */
 export const COMMIT_PAGES = 5;
-/** Requests a relay answers before it holds the rest (see committedAndStuck). */
-export const ANSWERED = 2 * COMMIT_PAGES + 10;
+/** Requests a relay answers before it holds the rest, for a sync that commits every `commitPages` pages (see committedAndStuck). */
+export const answeredFor = (commitPages: number) => 2 * commitPages + 10;
+/** Requests a relay answers before it holds the rest, for a sync that commits every COMMIT_PAGES pages (see committedAndStuck). */
+export const ANSWERED = answeredFor(COMMIT_PAGES);
 /** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
 export const PAGES = ANSWERED + 10;
 export const RECORDS = PAGES * 100;
@@ -34,17 +36,21 @@ export const RECORDS = PAGES * 100;
  * 2 × COMMIT_PAGES-th only once the first commit has finished. The relay answers none beyond
  * that page, which keeps the walk going.
  */
-export async function committedAndStuck(counted: Relay): Promise<void> {
-  counted.holdAfter(ANSWERED);
-  await until(() => counted.requests.length > ANSWERED);
+export async function committedAndStuck(counted: Relay, answered = ANSWERED): Promise<void> {
+  counted.holdAfter(answered);
+  await until(() => counted.requests.length > answered);
 }
 
-/** A first sync of the sandbox's records through `counted`, a relay to it, killed (SIGKILL) once it has committed. */
-export async function killedFirstSync(sandbox: RunningSandbox, counted: Relay) {
+/**
+ * A first sync of the sandbox's records through `counted`, a relay to it, committing every
+ * `commitPages` pages, killed (SIGKILL) once it has committed: the sandbox needs more than
+ * answeredFor(commitPages) pages.
+ */
+export async function killedFirstSync(sandbox: RunningSandbox, counted: Relay, commitPages = COMMIT_PAGES) {
   const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
   const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
-  const killed = spawnMkt(['sync'], { env, syncCommitPages: COMMIT_PAGES });
-  await committedAndStuck(counted);
+  const killed = spawnMkt(['sync'], { env, syncCommitPages: commitPages });
+  await committedAndStuck(counted, answeredFor(commitPages));
   killed.child.kill('SIGKILL');
   expect((await killed.result).signal).toBe('SIGKILL');
   counted.release();
