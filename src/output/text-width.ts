@@ -8,8 +8,8 @@ const ZERO_WIDTH = /^(?:\p{Mn}|\p{Me}|\p{Cf})+$/u;
  * Every character that can join another into one grapheme (Unicode's UAX #29): marks, joiners and
  * the other format characters, skin tones, regional indicators (flags), Hangul jamo and Kirat Rai's
  * vowel signs, which join as they do, a CR (before a LF), and the few letters that are spacing
- * marks or prepended. Text with none of them is one
- * grapheme per code point, measured without segmenting.
+ * marks or prepended. Text with none of them is one grapheme per code point, measured without
+ * segmenting.
  */
 export const MAY_JOIN =
   /[\r\p{M}\p{Cf}\p{Grapheme_Extend}\p{Emoji_Modifier}\p{Regional_Indicator}\u1100-\u11FF\uA960-\uA97F\uD7B0-\uD7FF\u0E33\u0EB3\u0D4E\u{111C2}\u{111C3}\u{113D1}\u{1193F}\u{11941}\u{11A3A}\u{11A84}-\u{11A89}\u{11D46}\u{11F02}\u{16D63}\u{16D67}-\u{16D6A}]/u;
