@@ -60,15 +60,33 @@ CREATE TABLE IF NOT EXISTS mkt_mirror (layout INTEGER NOT NULL, service VARCHAR 
 ALTER TABLE mkt_mirror DROP COLUMN IF EXISTS results_in_order;
 ALTER TABLE mkt_mirror ADD COLUMN IF NOT EXISTS shape VARCHAR;
 CREATE TABLE IF NOT EXISTS mkt_syncs (started_at TIMESTAMPTZ, finished_at TIMESTAMPTZ, new_records BIGINT, removed_records BIGINT, changed_records BIGINT, requests INTEGER, total_records BIGINT, full_walk BOOLEAN);
-CREATE TABLE IF NOT EXISTS mkt_removed_results (${columnsDdl(shape)}, removed_at TIMESTAMPTZ);
+${createRemovedResults(shape)}
 ${addCitationColumns('mkt_removed_results', shape)}
 CREATE TABLE IF NOT EXISTS mkt_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 CREATE TABLE IF NOT EXISTS mkt_amounts (fee_amount VARCHAR, fee_amount_value DOUBLE, fee_amount_unit VARCHAR);
 CREATE TABLE IF NOT EXISTS mkt_walk (service VARCHAR, filters VARCHAR, page_size INTEGER, next_page INTEGER, started_at TIMESTAMPTZ);
 ALTER TABLE mkt_walk ADD COLUMN IF NOT EXISTS total_records BIGINT;
 ALTER TABLE mkt_walk ADD COLUMN IF NOT EXISTS newest_id VARCHAR;
-CREATE TABLE IF NOT EXISTS mkt_walk_results (${columnsDdl(shape)});
+${createStagingTables(shape)}
 ${addCitationColumns('mkt_walk_results', shape)}
-CREATE TABLE IF NOT EXISTS mkt_walk_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 ${valuesViewDdl(resultsShape)}
+`;
+
+/**
+ * What a full walk's records replacing `results` leave to make, for records of the shape:
+ * mkt_removed_results when it was dropped for records of the other shape, empty staging tables,
+ * and the view over the new `results`.
+ */
+export const afterResultsReplaced = (shape: ServiceShape) => `
+${createRemovedResults(shape)}
+${createStagingTables(shape)}
+${valuesViewDdl(shape)}
+`;
+
+const createRemovedResults = (shape: ServiceShape) => `CREATE TABLE IF NOT EXISTS mkt_removed_results (${columnsDdl(shape)}, removed_at TIMESTAMPTZ);`;
+
+/** The tables a full walk stages records of the shape in, when the mirror lacks them: made anew for each walk. */
+export const createStagingTables = (shape: ServiceShape) => `
+CREATE TABLE IF NOT EXISTS mkt_walk_results (${columnsDdl(shape)});
+CREATE TABLE IF NOT EXISTS mkt_walk_timestamp_text (id VARCHAR, scraped_time VARCHAR, created_on VARCHAR);
 `;

@@ -8,7 +8,7 @@ import type { ProgressState } from '../io/progress.js';
 import type { Mirror, MirrorIdentity, PendingWalk, ServiceState } from './mirror.js';
 import { describeFilters, filtersText, inFilterSpelling, type MirrorFilters, newestPageQuery, SYNC_PAGE_SIZE } from './mirror-filters.js';
 import { mirrorIndex, recordText, type StoredRecord, toStoredRecord } from './rows.js';
-import { createSchema, MIRROR_LAYOUT } from './schema.js';
+import { afterResultsReplaced, createStagingTables, MIRROR_LAYOUT } from './schema.js';
 
 export interface SyncRequest {
   filters: MirrorFilters;
@@ -461,7 +461,7 @@ async function discardWalk(mirror: Mirror): Promise<void> {
   await mirror.run('DELETE FROM mkt_walk');
   await mirror.run('DROP TABLE mkt_walk_results');
   await mirror.run('DROP TABLE mkt_walk_timestamp_text');
-  await mirror.run(createSchema(await mirror.tableShape('results')));
+  await mirror.run(createStagingTables(await mirror.tableShape('results')));
 }
 
 /**
@@ -556,16 +556,16 @@ async function replaceResults(mirror: Mirror, identity: MirrorIdentity, shape: S
   const { results, staged, resultsId, stagedId } = await recordTables(mirror);
   // By name: in a mirror an earlier mkt made, the citation columns come after removed_at (src/mirror/schema.ts).
   if (results === staged) await mirror.run(`INSERT INTO mkt_removed_results BY NAME SELECT r.*, now() AS removed_at FROM results r ANTI JOIN mkt_walk_results w ON r.${resultsId} = w.${stagedId}`);
-  // Records of the other shape do not fit the new records' columns: createSchema makes the table anew.
+  // Records of the other shape do not fit the new records' columns: the table is made anew below.
   else await mirror.run('DROP TABLE mkt_removed_results');
   // The staging tables become the mirror's, renamed rather than copied: a copy would write every
-  // record to the file a second time. createSchema then makes empty staging tables again, and the
-  // view over the new results.
+  // record to the file a second time. Empty staging tables are made again, and the view over the
+  // new results.
   await mirror.run('DROP TABLE results');
   await mirror.run('ALTER TABLE mkt_walk_results RENAME TO results');
   await mirror.run('DROP TABLE mkt_timestamp_text');
   await mirror.run('ALTER TABLE mkt_walk_timestamp_text RENAME TO mkt_timestamp_text');
-  await mirror.run(createSchema(staged));
+  await mirror.run(afterResultsReplaced(staged));
   await mirror.readColumns();
   await mirror.run('DELETE FROM mkt_amounts a WHERE NOT EXISTS (SELECT 1 FROM results r WHERE r.fee_amount = a.fee_amount)');
   await mirror.run('DELETE FROM mkt_walk');
