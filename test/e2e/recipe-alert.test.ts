@@ -12,7 +12,7 @@ import { tempDir } from '../helpers/temp-dir.js';
 // Issue 36: the recipe "Alert when a venue changes its fees" (docs/recipes.md), run as written
 // there against the sandbox, night after night: it diffs exactly the fee schedules a sync names
 // in changed_groups, and alerts once for each that changed.
-const sandbox = useSandbox({ records: 400 });
+const sandbox = useSandbox({ records: 250 });
 const relay = useRelays();
 const mkt = useInProcessMkt();
 
