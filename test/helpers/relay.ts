@@ -12,8 +12,9 @@ export interface RelayChanges {
 /**
  * A server that passes every request on to `target` and records it: how many requests a command
  * sent, and which, seen from outside the command. `changes` make it a service that answers otherwise.
+ * A function as `target` names the target at each request: one URL in front of several services in turn.
  */
-export async function startRelay(target: string, changes: RelayChanges = {}) {
+export async function startRelay(target: string | (() => string), changes: RelayChanges = {}) {
   let held: { after: number; released: Promise<void>; release: () => void } | undefined;
   const server = await startRecordingServer((request, response) => {
     const own = changes.answer?.(request);
@@ -26,7 +27,7 @@ export async function startRelay(target: string, changes: RelayChanges = {}) {
     );
     const hold = held !== undefined && server.requests.indexOf(request) >= held.after ? held.released : undefined;
     (hold ?? Promise.resolve())
-      .then(() => fetch(`${target}${request.url}`, { headers }))
+      .then(() => fetch(`${typeof target === 'string' ? target : target()}${request.url}`, { headers }))
       .then(async (answer) => {
         const body = await answer.text();
         const passed = changes.rewrite ? changes.rewrite(request, answer.status, body) : body;
