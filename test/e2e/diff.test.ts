@@ -13,7 +13,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 18: mkt diff, from the service or the mirror.
-const sandbox = useSandbox({ records: 600 });
+const sandbox = useSandbox({ records: 450 });
 const relay = useRelays();
 const servers = useRecordingServers();
 
