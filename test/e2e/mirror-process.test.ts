@@ -186,23 +186,31 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
-  /** mkt installed in a directory of its own, without @duckdb's packages, run with `env`. */
+  /**
+   * mkt installed in a directory of its own, without @duckdb's packages, run with `env`: `run` starts
+   * its bin/mkt.js, `runs` several argument lists in turn in one process of its bundle
+   * (test/helpers/mkt-runs.cjs, copied beside it), giving each one's exit code and stderr.
+   */
   function installWithoutDuckDB(env: Record<string, string | undefined>) {
     const install = tempDir('mkt-no-duckdb-');
-    for (const entry of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, entry), join(install, entry), { recursive: true });
+    for (const entry of ['bin', 'dist', 'package.json', 'test/helpers/mkt-runs.cjs']) cpSync(join(ROOT, entry), join(install, entry), { recursive: true });
     mkdirSync(join(install, 'node_modules'));
     for (const name of readdirSync(join(ROOT, 'node_modules'))) {
       if (name !== '@duckdb' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(install, 'node_modules', name));
     }
-    return (args: string[]) =>
+    const start = (script: string, args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(install, 'bin', 'mkt.js'), ...args], { env: cleanEnv(env) });
+        const child = spawn(process.execPath, [join(install, script), ...args], { env: cleanEnv(env) });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
+    return {
+      run: (args: string[]) => start('bin/mkt.js', args),
+      runs: async (argLists: string[][]) => JSON.parse((await start('test/helpers/mkt-runs.cjs', [JSON.stringify(argLists)])).stderr) as { code: number; stderr: string }[],
+    };
   }
 
   const NOT_INSTALLED =
@@ -212,14 +220,17 @@ describe('a mirror across processes', () => {
   it('works without DuckDB installed, but for the mirror commands, which say so (exit 1)', async () => {
     // The file's sandbox, as a user's mkt reaches a service, rather than --sandbox's of 3,000 records in each process.
     const { MKT_BASE_URL, MKT_API_KEY } = await readersEnv();
-    const run = installWithoutDuckDB({ MKT_BASE_URL, MKT_API_KEY });
+    const { run, runs } = installWithoutDuckDB({ MKT_BASE_URL, MKT_API_KEY });
     const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-    const sync = await run(['sync', '--mirror', mirror]);
+    const present = join(tempDir('mkt-mirror-'), 'present.duckdb');
+    writeFileSync(present, '');
+    // The mirror commands in one process, each a run of the bundle as bin/mkt.js's: every run
+    // requires DuckDB afresh, as a process of its own does.
+    const [sync, sql, offline] = await runs([['sync', '--mirror', mirror], ['sql', 'SELECT 1'], ['results', '--offline', '--mirror', present]]);
     expect(sync).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
     expect(existsSync(mirror)).toBe(false);
-    expect((await run(['sql', 'SELECT 1'])).code).toBe(1);
-    writeFileSync(mirror, '');
-    expect(await run(['results', '--offline', '--mirror', mirror])).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
+    expect(sql!.code).toBe(1);
+    expect(offline).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
     const fees = await run(['fees', 'NYSE', '-f', 'json']);
     expect(fees.code).toBe(0);
     expect(JSON.parse(fees.stdout)).toMatchObject({ exchange: 'NYSE' });
