@@ -7,7 +7,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cleanEnv, spawnMkt } from '../helpers/run-mkt.js';
-import { COMMIT_PAGES, committedAndStuck, PAGES, RECORDS, until } from '../helpers/stopped-sync.js';
+import { until } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16: Ctrl-C keeps what a sync committed, ends one with nothing committed and a long query;
@@ -31,10 +31,41 @@ async function readersEnv(): Promise<Record<string, string> & { MKT_MIRROR: stri
   return (await readers).env as Record<string, string> & { MKT_MIRROR: string };
 }
 
+/**
+ * The stopped sync commits after every page, and its relay answers requests up to a few pages past
+ * its second commit, as stopped-sync.ts's committedAndStuck does for its COMMIT_PAGES: a walk asks
+ * for those only once its first commit has finished. The service has one page more, which the
+ * stopped walk cannot reach and the next sync reads.
+ */
+const STOP_COMMIT_PAGES = 1;
+const STOP_ANSWERED = 2 * STOP_COMMIT_PAGES + 10;
+const STOP_PAGES = STOP_ANSWERED + 1;
+
 /** CPU time a process has spent, in clock ticks (/proc/PID/stat: utime and stime). */
 function cpuTicks(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
   return Number(fields[11]) + Number(fields[12]);
+}
+
+/** CPU a process spends after it opened the mirror, in clock ticks, once its query has begun. */
+const QUERY_STARTED_TICKS = 3;
+
+/** cpuTicks, or none once the process has gone. */
+function spentTicks(pid: number): number {
+  try {
+    return cpuTicks(pid);
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether process `pid` holds `mirror` open. */
+function holdsOpen(pid: number, mirror: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === mirror);
+  } catch {
+    return false; // the process is gone, or a descriptor closed while it was read
+  }
 }
 
 /**
@@ -43,26 +74,20 @@ function cpuTicks(pid: number): number {
  * longer on an idle machine, and might come before the query on a loaded one.
  */
 async function untilQueryRuns(pid: number, mirror: string): Promise<void> {
-  const holds = () => {
-    try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => readlinkSync(`/proc/${pid}/fd/${fd}`) === mirror);
-    } catch {
-      return false; // the process is gone, or a descriptor closed while it was read
-    }
-  };
-  await until(holds);
+  await until(() => holdsOpen(pid, mirror));
   const opened = cpuTicks(pid);
   await until(() => cpuTicks(pid) - opened >= 20);
 }
 
 describe('a mirror across processes', () => {
   it('says at Ctrl-C that a sync keeps what it committed, and the next carries on from there', async () => {
-    const sandbox = await startSandbox({ port: 0, records: RECORDS });
+    const sandbox = await startSandbox({ port: 0, records: STOP_PAGES * 100 });
     try {
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
-      const stopped = spawnMkt(['sync'], { env, syncCommitPages: COMMIT_PAGES });
-      await committedAndStuck(counted);
+      const stopped = spawnMkt(['sync'], { env, syncCommitPages: STOP_COMMIT_PAGES });
+      counted.holdAfter(STOP_ANSWERED);
+      await until(() => counted.requests.length > STOP_ANSWERED);
       stopped.child.kill('SIGINT');
       const run = await stopped.result;
       counted.release();
@@ -71,8 +96,9 @@ describe('a mirror across processes', () => {
       const resumed = await runInProcess(['sync', '-f', 'json'], { env });
       expect(resumed.code).toBe(0);
       const summary = JSON.parse(resumed.stdout) as { new_records: number; requests: number };
-      expect(summary.new_records).toBe(RECORDS);
-      expect(summary.requests).toBeLessThan(PAGES);
+      expect(summary.new_records).toBe(STOP_PAGES * 100);
+      // A walk from the start would ask for every page again, and more.
+      expect(summary.requests).toBeLessThan(STOP_PAGES);
     } finally {
       await sandbox.close();
     }
@@ -112,9 +138,20 @@ describe('a mirror across processes', () => {
   it('is interrupted by Ctrl-C at any moment of opening the mirror and starting the query, never "not a mirror"', async () => {
     const env = await readersEnv();
     // Spread over the start: before mkt's handler Node itself ends on the signal; after it, mkt says so.
+    // A moment that would come once the query runs comes as it starts instead: a query running
+    // is the test's above, and until then it would only burn CPU.
     const runs = await Promise.all([100, 300, 500, 700, 900].map(async (delay) => {
       const running = spawnMkt(['sql', LONG_QUERY], { env });
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      const pid = running.child.pid!;
+      const signalAt = Date.now() + delay;
+      let ended = false;
+      void running.result.then(() => (ended = true));
+      let opened: number | undefined;
+      await until(() => {
+        if (ended || Date.now() >= signalAt) return true;
+        if (opened === undefined && holdsOpen(pid, env.MKT_MIRROR)) opened = spentTicks(pid);
+        return opened !== undefined && spentTicks(pid) - opened >= QUERY_STARTED_TICKS;
+      });
       running.child.kill('SIGINT');
       const run = await running.result;
       running.child.kill('SIGKILL');
@@ -149,23 +186,31 @@ describe('a mirror across processes', () => {
     }
   }, 60_000);
 
-  /** mkt installed in a directory of its own, without @duckdb's packages. */
-  function installWithoutDuckDB() {
+  /**
+   * mkt installed in a directory of its own, without @duckdb's packages, run with `env`: `run` starts
+   * its bin/mkt.js, `runs` several argument lists in turn in one process of its bundle
+   * (test/helpers/mkt-runs.cjs, copied beside it), giving each one's exit code and stderr.
+   */
+  function installWithoutDuckDB(env: Record<string, string | undefined>) {
     const install = tempDir('mkt-no-duckdb-');
-    for (const entry of ['bin', 'dist', 'package.json']) cpSync(join(ROOT, entry), join(install, entry), { recursive: true });
+    for (const entry of ['bin', 'dist', 'package.json', 'test/helpers/mkt-runs.cjs']) cpSync(join(ROOT, entry), join(install, entry), { recursive: true });
     mkdirSync(join(install, 'node_modules'));
     for (const name of readdirSync(join(ROOT, 'node_modules'))) {
       if (name !== '@duckdb' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(install, 'node_modules', name));
     }
-    return (args: string[]) =>
+    const start = (script: string, args: string[]) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(install, 'bin', 'mkt.js'), ...args], { env: cleanEnv({}) });
+        const child = spawn(process.execPath, [join(install, script), ...args], { env: cleanEnv(env) });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
         child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
+    return {
+      run: (args: string[]) => start('bin/mkt.js', args),
+      runs: async (argLists: string[][]) => JSON.parse((await start('test/helpers/mkt-runs.cjs', [JSON.stringify(argLists)])).stderr) as { code: number; stderr: string }[],
+    };
   }
 
   const NOT_INSTALLED =
@@ -173,15 +218,20 @@ describe('a mirror across processes', () => {
     + 'Reinstall mkt with its optional dependencies (npm install --include=optional); every other command works without it.\n';
 
   it('works without DuckDB installed, but for the mirror commands, which say so (exit 1)', async () => {
-    const run = installWithoutDuckDB();
+    // The file's sandbox, as a user's mkt reaches a service, rather than --sandbox's of 3,000 records in each process.
+    const { MKT_BASE_URL, MKT_API_KEY } = await readersEnv();
+    const { run, runs } = installWithoutDuckDB({ MKT_BASE_URL, MKT_API_KEY });
     const mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
-    const sync = await run(['--sandbox', 'sync', '--mirror', mirror]);
+    const present = join(tempDir('mkt-mirror-'), 'present.duckdb');
+    writeFileSync(present, '');
+    // The mirror commands in one process, each a run of the bundle as bin/mkt.js's: every run
+    // requires DuckDB afresh, as a process of its own does.
+    const [sync, sql, offline] = await runs([['sync', '--mirror', mirror], ['sql', 'SELECT 1'], ['results', '--offline', '--mirror', present]]);
     expect(sync).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
     expect(existsSync(mirror)).toBe(false);
-    expect((await run(['--sandbox', 'sql', 'SELECT 1'])).code).toBe(1);
-    writeFileSync(mirror, '');
-    expect(await run(['--sandbox', 'results', '--offline', '--mirror', mirror])).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
-    const fees = await run(['--sandbox', 'fees', 'NYSE', '-f', 'json']);
+    expect(sql!.code).toBe(1);
+    expect(offline).toMatchObject({ code: 1, stderr: NOT_INSTALLED });
+    const fees = await run(['fees', 'NYSE', '-f', 'json']);
     expect(fees.code).toBe(0);
     expect(JSON.parse(fees.stdout)).toMatchObject({ exchange: 'NYSE' });
   }, 30_000);

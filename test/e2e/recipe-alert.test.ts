@@ -1,20 +1,44 @@
 import { spawn } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { useRelays } from '../helpers/relay.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { copyMirror } from '../helpers/mirror-copy.js';
+import { startRelay, useRelays } from '../helpers/relay.js';
 import { useInProcessMkt } from '../helpers/mkt-in-process-command.js';
 import { cleanEnv } from '../helpers/run-mkt.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 36: the recipe "Alert when a venue changes its fees" (docs/recipes.md), run as written
 // there against the sandbox, night after night: it diffs exactly the fee schedules a sync names
 // in changed_groups, and alerts once for each that changed.
-const sandbox = useSandbox({ records: 400 });
 const relay = useRelays();
 const mkt = useInProcessMkt();
+
+/**
+ * Each test's own sandbox, started as every other (the same seed, the same records), behind one
+ * URL, `service`: a mirror records the URL it was synced from, so every test whose service names
+ * NASDAQ as the sandbox does starts from a copy of one first sync (`firstSynced`), as if made by
+ * hand on its own machine, and changes only its own sandbox.
+ */
+const sandbox = {} as { current: RunningSandbox };
+let service: Awaited<ReturnType<typeof startRelay>>;
+let firstSynced: string;
+const newSandbox = async () => {
+  await sandbox.current?.close();
+  sandbox.current = await startSandbox({ port: 0, records: 250 });
+};
+beforeAll(async () => {
+  await newSandbox();
+  service = await startRelay(() => sandbox.current.url);
+  firstSynced = join(tempDir('mkt-recipe-'), 'fees.duckdb');
+  expect((await runInProcess(['sync'], { env: { MKT_BASE_URL: service.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: firstSynced } })).code).toBe(0);
+});
+afterAll(async () => {
+  await service?.close();
+  await sandbox.current?.close();
+});
 
 /** The recipe's script, as docs/recipes.md gives it. */
 function recipeScript(): string {
@@ -56,6 +80,10 @@ function machine(url: string) {
     async firstSync(): Promise<void> {
       expect((await runInProcess(['sync'], { env })).code).toBe(0);
     },
+    /** That mirror, as the file's first sync made it: for a machine of `service`, before its sandbox changed. */
+    firstSynced(): void {
+      env.MKT_MIRROR = copyMirror(firstSynced, 'fees.duckdb');
+    },
     /** One night's run of the script, and the alerts it sent. */
     night(extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; alerts: string }> {
       writeFileSync(alerts, '');
@@ -88,8 +116,8 @@ async function newestVersion(exchange: string, feeType: string): Promise<string>
 
 describe('docs/recipes.md: alert when a venue changes its fees', () => {
   it('alerts for nothing on a night with nothing new, then once for the one fee schedule that changed', async () => {
-    const host = machine(sandbox.current.url);
-    await host.firstSync();
+    const host = machine(service.url);
+    host.firstSynced();
 
     expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: '' });
 
@@ -103,8 +131,9 @@ describe('docs/recipes.md: alert when a venue changes its fees', () => {
   }, 60_000);
 
   it('exits 1 with mkt\'s message and alerts for nothing when the sync fails', async () => {
-    const host = machine(sandbox.current.url);
-    await host.firstSync();
+    await newSandbox();
+    const host = machine(service.url);
+    host.firstSynced();
     await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
     // mkt sync exits 3; the script, 1.
     expect(await host.night({ MKT_API_KEY: 'bogus-key-0123456789' })).toEqual({

@@ -10,7 +10,7 @@ import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 39, point 11: each recipe of docs/recipes.md runs, as written, with the exit code it says.
-const sandbox = useSandbox({ records: 300 });
+const sandbox = useSandbox({ records: 200 });
 const mkt = useInProcessMkt({ processFor: ['sandbox'], readsStdin: true, others: { duckdb: duckdbShell } });
 
 interface Block {
@@ -160,7 +160,7 @@ describe('docs/recipes.md', () => {
     // A smaller sandbox than the recipe's: what the step shows is the same for any number of records.
     const script = recipe('ci-sandbox');
     expect(script).toContain(' --records 5000 ');
-    expect(await host.run(script.replace(' --records 5000 ', ' --records 300 '), { MKT_BASE_URL: undefined, MKT_API_KEY: undefined })).toMatchObject({ code: 0, stderr: '' });
+    expect(await host.run(script.replace(' --records 5000 ', ' --records 100 '), { MKT_BASE_URL: undefined, MKT_API_KEY: undefined })).toMatchObject({ code: 0, stderr: '' });
     expect(readFileSync(join(host.dir, 'results.csv'), 'utf8')).toMatch(/^id,exchange_name,/);
   });
 
