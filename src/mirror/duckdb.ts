@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { createRequire } from 'node:module';
 import { setTimeout as delay } from 'node:timers/promises';
 import type * as DuckDB from '@duckdb/node-api';
@@ -67,12 +66,10 @@ export function sqlText(text: string): string {
  * still running.
  */
 export class DuckDBFile {
-  /** The section that has the connection (exclusive), in the calls made within it. */
-  private readonly section = new AsyncLocalStorage<{ holds: boolean }>();
-  /** The end of the last section begun: the next one waits for it. */
-  private lastSection: Promise<unknown> = Promise.resolve();
-  /** Sections begun or waiting, and not ended. */
-  private sections = 0;
+  /** The end of the last operation begun (inTurn): the next waits for it. */
+  private lastTurn: Promise<unknown> = Promise.resolve();
+  /** Operations begun or waiting their turn, and not ended. */
+  private turns = 0;
   /** Calls running on DuckDB's threads: the connection is closed only once none is. */
   private readonly running = new Set<Promise<unknown>>();
   /** Set when close begins, and when it has closed the connection. */
@@ -115,12 +112,12 @@ export class DuckDBFile {
 
   /** Runs SQL: several statements when nothing is bound, one when values are. */
   async run(sql: string, values?: readonly SqlValue[]): Promise<void> {
-    await this.exclusive(() => this.execute(sql, values));
+    await this.inTurn(() => this.execute(sql, values));
   }
 
   /** A query's answer, read whole, each row an object of its columns. */
   rows(sql: string, values?: readonly SqlValue[]): Promise<Record<string, SqlValue>[]> {
-    return this.exclusive(async () => {
+    return this.inTurn(async () => {
       const result = await this.execute(sql, values);
       const names = result.columnNames();
       const rows: Record<string, SqlValue>[] = [];
@@ -133,12 +130,12 @@ export class DuckDBFile {
 
   /** The names of a query's columns, its rows unread. */
   columnNames(sql: string): Promise<string[]> {
-    return this.exclusive(async () => (await this.execute(sql, undefined)).columnNames());
+    return this.inTurn(async () => (await this.execute(sql, undefined)).columnNames());
   }
 
   /** The first column of a query's answer, read whole. */
   column(sql: string, values?: readonly SqlValue[]): Promise<SqlValue[]> {
-    return this.exclusive(async () => {
+    return this.inTurn(async () => {
       const column: SqlValue[] = [];
       await this.readChunks(await this.execute(sql, values), (columns) => column.push(...columns[0]!));
       return column;
@@ -151,35 +148,12 @@ export class DuckDBFile {
    * fetch_chunk tells no error. The caller counts what it read.
    */
   stream(sql: string, onChunk: (values: SqlValue[]) => void): Promise<void> {
-    return this.exclusive(() => this.withStatement(sql, [], async (statement) => this.readChunks(await this.call(() => statement.stream()), (columns) => onChunk(columns[0]!))));
+    return this.inTurn(() => this.withStatement(sql, [], async (statement) => this.readChunks(await this.call(() => statement.stream()), (columns) => onChunk(columns[0]!))));
   }
 
   /** Runs `work` on the connection, as a call the close waits for: a sync's appenders, the answers of `mkt sql`. */
   withConnection<T>(work: (connection: DuckDB.DuckDBConnection) => Promise<T>): Promise<T> {
-    return this.exclusive(() => this.call(() => work(this.connection)));
-  }
-
-  /**
-   * Runs `work` with the connection to itself: the calls made within it (a transaction's
-   * statements) run as they come, and any other waits until `work` has ended. DuckDB runs one
-   * query at a time on a connection, and one begun while another's answer is still being read
-   * ends that answer as if it were complete; between a transaction's statements, another's
-   * would run within the transaction.
-   */
-  exclusive<T>(work: () => Promise<T>): Promise<T> {
-    if (this.section.getStore()?.holds) return work();
-    const section = { holds: true };
-    const begin = (): Promise<T> => this.section.run(section, work);
-    // Begun at once when nothing holds the connection: a close or an interrupt that follows finds it running.
-    const ran = this.sections === 0 ? begin() : this.lastSection.then(begin);
-    this.sections++;
-    const ended = ran.finally(() => {
-      // A call begun within `work` but made after it (nothing awaited it) waits as any other.
-      section.holds = false;
-      this.sections--;
-    });
-    this.lastSection = ended.catch(() => {});
-    return ended;
+    return this.inTurn(() => this.call(() => work(this.connection)));
   }
 
   /**
@@ -211,6 +185,22 @@ export class DuckDBFile {
     this.closed = true;
     this.connection.closeSync();
     this.instance.closeSync();
+  }
+
+  /**
+   * Runs one of the file's operations once those begun before it have ended: DuckDB runs one query at a
+   * time on a connection, and one begun while another's answer is still being read ends that
+   * answer as if it were complete. Begun at once when none is under way, so that a close or an
+   * interrupt that follows finds it running.
+   */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const ran = this.turns === 0 ? work() : this.lastTurn.then(work);
+    this.turns++;
+    const ended = ran.finally(() => {
+      this.turns--;
+    });
+    this.lastTurn = ended.catch(() => {});
+    return ended;
   }
 
   /** A call that runs on DuckDB's threads, kept in `running` until it settles; refused once closing has begun. */

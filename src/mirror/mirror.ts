@@ -288,22 +288,17 @@ export class Mirror {
     };
   }
 
-  /**
-   * Runs `work` in one transaction: all of it is committed, or none. Nothing else runs on the
-   * connection meanwhile (a sync's walk reads the mirror while its last pages are committed).
-   */
-  transaction<T>(work: () => Promise<T>): Promise<T> {
-    return this.file.exclusive(async () => {
-      await this.run('BEGIN TRANSACTION');
-      try {
-        const result = await work();
-        await this.run('COMMIT');
-        return result;
-      } catch (error) {
-        await this.file.run('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    });
+  /** Runs `work` in one transaction: all of it is committed, or none. */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.run('BEGIN TRANSACTION');
+    try {
+      const result = await work();
+      await this.run('COMMIT');
+      return result;
+    } catch (error) {
+      await this.file.run('ROLLBACK').catch(() => {});
+      throw error;
+    }
   }
 
   /** Appends records to `table`, and the amounts they bring to mkt_amounts. Call within a transaction. */
@@ -311,17 +306,13 @@ export class Mirror {
     if (records.length === 0) return;
     await this.layOut(table, (records[0] as StoredRecord).shape);
     await this.onFile(async () => {
-      const appender = await this.appender(table);
       const duckdb = loadDuckDB();
-      try {
+      await this.appendRows(table, (appender) => {
         for (const record of records) {
           appendValues(appender, record, duckdb);
           appender.endRow();
         }
-        appender.flushSync();
-      } finally {
-        appender.closeSync();
-      }
+      });
       await this.keepTimestampTexts(TIMESTAMP_TEXT_TABLE[table], records);
       await this.addAmounts(records);
     });
@@ -426,9 +417,17 @@ export class Mirror {
     return RECORD_ID_FIELDS[this.resultsShape];
   }
 
-  /** An appender to one of the mirror's tables. */
-  private appender(table: string): Promise<DuckDBAppender> {
-    return this.file.withConnection((connection) => connection.createAppender(table));
+  /** Appends to one of the mirror's tables the rows `fill` gives its appender: one call on the connection, from the appender's making to its close. */
+  private appendRows(table: string, fill: (appender: DuckDBAppender) => void): Promise<void> {
+    return this.file.withConnection(async (connection) => {
+      const appender = await connection.createAppender(table);
+      try {
+        fill(appender);
+        appender.flushSync();
+      } finally {
+        appender.closeSync();
+      }
+    });
   }
 
   private async onFile<T>(call: () => Promise<T>): Promise<T> {
@@ -449,18 +448,14 @@ export class Mirror {
   private async keepTimestampTexts(table: string, records: readonly StoredRecord[]): Promise<void> {
     const odd = records.filter((record) => record.scrapedTimeText !== null || record.createdOnText !== null);
     if (odd.length === 0) return;
-    const appender = await this.appender(table);
-    try {
+    await this.appendRows(table, (appender) => {
       for (const record of odd) {
         appender.appendVarchar(record.values[0] as string);
         appendText(appender, record.scrapedTimeText);
         appendText(appender, record.createdOnText);
         appender.endRow();
       }
-      appender.flushSync();
-    } finally {
-      appender.closeSync();
-    }
+    });
   }
 
   private knownAmounts: Set<string> | undefined;
@@ -478,8 +473,7 @@ export class Mirror {
       if (typeof text === 'string' && !known.has(text)) fresh.add(text);
     }
     if (fresh.size === 0) return;
-    const appender = await this.appender('mkt_amounts');
-    try {
+    await this.appendRows('mkt_amounts', (appender) => {
       for (const text of fresh) {
         const { value, unit } = parseAmount(text);
         appender.appendVarchar(text);
@@ -487,12 +481,9 @@ export class Mirror {
         else appender.appendDouble(value);
         appendText(appender, unit);
         appender.endRow();
-        known.add(text);
       }
-      appender.flushSync();
-    } finally {
-      appender.closeSync();
-    }
+    });
+    for (const text of fresh) known.add(text);
   }
 
   /**

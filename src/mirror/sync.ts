@@ -245,6 +245,8 @@ async function readNewest(walker: Walker): Promise<{ outcome?: Outcome; service:
       // the same: the first the mirror holds is where its records begin (docs/mirror.md).
       if (newest === undefined && held.length > 0) reachedOlder = true;
       // A record the mirror holds under its id with other content: only a full walk tells what else changed.
+      // Asked once the commit under way has ended, rather than between its statements, within its transaction.
+      await staging.settle();
       if (await holdsOtherContent(mirror, held)) return { service: service as ServiceState };
       added += unknown.length;
       await staging.addPage(unknown);

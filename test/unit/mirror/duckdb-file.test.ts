@@ -60,21 +60,6 @@ describe('DuckDBFile', () => {
     expect(streamed.reduce((sum, length) => sum + length, 0)).toBe(100000);
   });
 
-  it("runs another caller's calls after a section held with exclusive, and the section's own within it", async () => {
-    await file.run('CREATE TABLE held (step INTEGER)');
-    const order: string[] = [];
-    const section = file.exclusive(async () => {
-      await file.run('BEGIN TRANSACTION');
-      await file.run('INSERT INTO held VALUES (1)');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      await file.run('ROLLBACK');
-      order.push('section');
-    });
-    const other = file.column('SELECT count(*)::INTEGER FROM held').then((count) => order.push(`other saw ${String(count[0])}`));
-    await Promise.all([section, other]);
-    expect(order).toEqual(['section', 'other saw 0']);
-  });
-
   it('binds text, whole numbers by their size, bigints, booleans, nulls and fractions', async () => {
     const [row] = await file.rows('SELECT typeof($1) || typeof($2) || typeof($3) || typeof($4) || typeof($5) || typeof($6) || typeof($7) AS types, $1 AS text, $7::VARCHAR AS fraction', [
       'Zürich',
