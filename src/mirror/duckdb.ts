@@ -188,10 +188,10 @@ export class DuckDBFile {
   }
 
   /**
-   * Runs one of the file's operations once those begun before it have ended: DuckDB runs one query at a
-   * time on a connection, and one begun while another's answer is still being read ends that
-   * answer as if it were complete. Begun at once when none is under way, so that a close or an
-   * interrupt that follows finds it running.
+   * Runs one of the file's operations once those begun before it have ended: DuckDB runs one
+   * query at a time on a connection, and one begun while another's answer is still being read
+   * ends that answer as if it were complete. Begun at once when none is under way, so that a
+   * close or an interrupt that follows finds it running.
    */
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
     const ran = this.turns === 0 ? work() : this.lastTurn.then(work);
