@@ -93,8 +93,9 @@ describe('start-up loads only what the command needs', () => {
     expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
   });
 
-  // node:crypto took 3-7 ms to load (src/mirror/sync-state.ts). Writing a file with -o, as the
-  // data command does, loads it for the temporary file's random name, so the check can fail.
+  // Loading node:crypto would cost every start of such a sync (src/mirror/sync-state.ts). Writing a
+  // file with -o, as the data command does, loads it for the temporary file's random name, so the
+  // check can fail.
   it('a sync that finds nothing new leaves node:crypto unloaded', async () => {
     const dirs = await syncedUser();
     const crypto = (modules: string[]) => modules.filter((name) => name.includes('crypto'));
