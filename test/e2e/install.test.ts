@@ -4,13 +4,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { installed } from '../helpers/installed.js';
-import { cleanEnv } from '../helpers/run-mkt.js';
+import { cleanEnv, MKT_RUNS } from '../helpers/run-mkt.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const hasMan = installed('man');
-/** test/helpers/mkt-runs.cjs: several runs of mkt in one Node process. */
-const MKT_RUNS = fileURLToPath(new URL('../helpers/mkt-runs.cjs', import.meta.url));
 
 describe('npm install -g, as the README gives it', () => {
   const prefix = tempDir('mkt-global-');

@@ -2,11 +2,10 @@ import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { cleanEnv } from '../helpers/run-mkt.js';
+import { cleanEnv, MKT_RUNS } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -23,8 +22,6 @@ beforeAll(async () => {
 /** Long enough for any run on a loaded machine: a run still going then has hung. */
 const HUNG_AFTER_MS = 20_000;
 
-/** test/helpers/mkt-runs.cjs: several runs of mkt in one Node process. */
-const MKT_RUNS = fileURLToPath(new URL('../helpers/mkt-runs.cjs', import.meta.url));
 
 /**
  * mkt's bundle run once for each argument list, in turn, in one Node process (mkt-runs.cjs),

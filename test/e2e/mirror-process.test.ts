@@ -7,7 +7,7 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { cleanEnv, spawnMkt } from '../helpers/run-mkt.js';
-import { until } from '../helpers/stopped-sync.js';
+import { answeredFor, committedAndStuck, until } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16: Ctrl-C keeps what a sync committed, ends one with nothing committed and a long query;
@@ -33,12 +33,12 @@ async function readersEnv(): Promise<Record<string, string> & { MKT_MIRROR: stri
 
 /**
  * The stopped sync commits after every page, and its relay answers requests up to a few pages past
- * its second commit, as stopped-sync.ts's committedAndStuck does for its COMMIT_PAGES: a walk asks
- * for those only once its first commit has finished. The service has one page more, which the
- * stopped walk cannot reach and the next sync reads.
+ * its second commit (committedAndStuck): a walk asks for those only once its first commit has
+ * finished. The service has one page more, which the stopped walk cannot reach and the next sync
+ * reads.
  */
 const STOP_COMMIT_PAGES = 1;
-const STOP_ANSWERED = 2 * STOP_COMMIT_PAGES + 10;
+const STOP_ANSWERED = answeredFor(STOP_COMMIT_PAGES);
 const STOP_PAGES = STOP_ANSWERED + 1;
 
 /** CPU time a process has spent, in clock ticks (/proc/PID/stat: utime and stime). */
@@ -86,8 +86,7 @@ describe('a mirror across processes', () => {
       const counted = await relay(sandbox.url);
       const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: join(tempDir('mkt-mirror-'), 'stopped.duckdb') };
       const stopped = spawnMkt(['sync'], { env, syncCommitPages: STOP_COMMIT_PAGES });
-      counted.holdAfter(STOP_ANSWERED);
-      await until(() => counted.requests.length > STOP_ANSWERED);
+      await committedAndStuck(counted, STOP_ANSWERED);
       stopped.child.kill('SIGINT');
       const run = await stopped.result;
       counted.release();

@@ -2,17 +2,15 @@ import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, createReadStream, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
+import { MKT_RUNS } from '../helpers/run-mkt.js';
 import { once as setUpOnce } from '../helpers/once.js';
 import { mktRunnableBy, type OnFilesOptions, runMktOnFiles } from '../helpers/run-on-files.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-/** test/helpers/mkt-runs.cjs: several runs of mkt in one Node process. */
-const MKT_RUNS = fileURLToPath(new URL('../helpers/mkt-runs.cjs', import.meta.url));
 
 // Issue 14, points 1-4: what -o writes to, and how it fails.
 const sandbox = useSandbox({ records: 50 });

@@ -6,6 +6,8 @@ import { tempDir, unmadePath } from './temp-dir.js';
 
 export const MKT_BIN = fileURLToPath(new URL('../../bin/mkt.js', import.meta.url));
 const MKT_WITH_DEPS = fileURLToPath(new URL('./mkt-with-deps.cjs', import.meta.url));
+/** test/helpers/mkt-runs.cjs: several runs of mkt in one Node process, each run's exit code and stderr given back. */
+export const MKT_RUNS = fileURLToPath(new URL('./mkt-runs.cjs', import.meta.url));
 
 export interface MktRun {
   code: number | null;

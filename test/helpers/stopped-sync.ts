@@ -24,7 +24,7 @@ export const COMMIT_PAGES = 5;
 /** Requests a relay answers before it holds the rest, for a sync that commits every `commitPages` pages (see committedAndStuck). */
 export const answeredFor = (commitPages: number) => 2 * commitPages + 10;
 /** Requests a relay answers before it holds the rest, for a sync that commits every COMMIT_PAGES pages (see committedAndStuck). */
-export const ANSWERED = answeredFor(COMMIT_PAGES);
+const ANSWERED = answeredFor(COMMIT_PAGES);
 /** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
 export const PAGES = ANSWERED + 10;
 export const RECORDS = PAGES * 100;
