@@ -43,7 +43,7 @@ function splitOnKeys(text: string, keys: readonly string[]): string[] {
   const present = keys.filter((key) => key !== '');
   if (present.length === 0) return [text];
   // The longest first, so that no key is taken for a part of another.
-  return text.split(new RegExp([...present].sort((a, b) => b.length - a.length).map(keyEchoSource).join('|')));
+  return text.split(new RegExp(present.sort((a, b) => b.length - a.length).map(keyEchoSource).join('|')));
 }
 
 /** `curl -sS -X GET 'URL' -H 'name: value' …`, each of `keys` written as "$MKT_API_KEY". */
