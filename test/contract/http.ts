@@ -2,6 +2,7 @@ import { type ExchangeResource, exchangePath, RESULTS_KEY_HEADER, RESULTS_PATH }
 import { pathText } from '../../src/http/base-url.js';
 import type { FeeScheduleResult, InterfaceResultsEnvelope } from '../../src/api/types.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
+import { type HttpAnswer, httpRequest } from '../helpers/http-request.js';
 
 /** Query parameters; an array is sent as a repeated parameter. */
 export type Query = Record<string, string | number | boolean | readonly string[]>;
@@ -22,10 +23,10 @@ function queryString(query: Query): string {
   return text ? `?${text}` : '';
 }
 
-async function answer<Body>(response: Response): Promise<Answer<Body>> {
-  const text = await response.text();
-  const isJson = response.headers.get('content-type')?.startsWith('application/json') ?? false;
-  return { status: response.status, headers: response.headers, text, body: (isJson ? JSON.parse(text) : text) as Body };
+async function answer<Body>(answered: Promise<HttpAnswer>): Promise<Answer<Body>> {
+  const { status, headers, text } = await answered;
+  const isJson = headers.get('content-type')?.startsWith('application/json') ?? false;
+  return { status, headers, text, body: (isJson ? JSON.parse(text) : text) as Body };
 }
 
 export interface ResultsRequest {
@@ -47,7 +48,7 @@ export async function getResults<Body = InterfaceResultsEnvelope>(
   if (key !== null) headers[RESULTS_KEY_HEADER] = key;
   const base = request.path ?? RESULTS_PATH;
   const path = request.trailingSlash ? `${base}/` : base;
-  return answer(await fetch(`${sandbox.url}${path}${queryString(request.query ?? {})}`, { headers }));
+  return answer(httpRequest(`${sandbox.url}${path}${queryString(request.query ?? {})}`, { headers }));
 }
 
 export interface ExchangeRequest {
@@ -66,7 +67,7 @@ export async function getExchange<Body = unknown>(
   const key = request.key === undefined ? sandbox.keys.api_key : request.key;
   const headers: Record<string, string> = { 'content-type': 'application/json', ...request.headers };
   if (key !== null) headers.authorization = `Bearer ${key}`;
-  return answer(await fetch(`${sandbox.url}${pathText(exchangePath(exchange, resource))}${queryString(request.query ?? {})}`, { headers }));
+  return answer(httpRequest(`${sandbox.url}${pathText(exchangePath(exchange, resource))}${queryString(request.query ?? {})}`, { headers }));
 }
 
 /** Every record of a query, page after page, checking each page's status on the way. */
@@ -109,7 +110,7 @@ export async function control<Body = unknown>(
   path: string,
   query: Query = {},
 ): Promise<Answer<Body>> {
-  return answer(await fetch(`${sandbox.url}/__sandbox/${path}${queryString(query)}`, { method }));
+  return answer(httpRequest(`${sandbox.url}/__sandbox/${path}${queryString(query)}`, { method }));
 }
 
 /** Adds versions through the control route, failing unless it answers 201. */

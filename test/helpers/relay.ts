@@ -1,4 +1,5 @@
 import { afterEach } from 'vitest';
+import { httpRequest } from './http-request.js';
 import { type RecordedRequest, sendText, startRecordingServer } from './recording-server.js';
 
 /** How a relay changes what passes: an answer of its own instead of the target's, or the target's body rewritten. */
@@ -29,9 +30,9 @@ export async function startRelay(target: string | (() => string), changes: Relay
     );
     const hold = held !== undefined && server.requests.indexOf(request) >= held.after ? held.released : undefined;
     (hold ?? Promise.resolve())
-      .then(() => fetch(`${targetNow()}${request.url}`, { headers }))
-      .then(async (answer) => {
-        const body = await answer.text();
+      .then(() => httpRequest(`${targetNow()}${request.url}`, { headers }))
+      .then((answer) => {
+        const body = answer.text;
         const passed = changes.rewrite ? changes.rewrite(request, answer.status, body) : body;
         sendText(response, answer.status, passed, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
       })
