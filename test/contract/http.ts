@@ -105,7 +105,7 @@ export interface AddedVersionAnswer {
 
 /** A call to the sandbox's control routes, e.g. control(sandbox, 'POST', 'versions', { groups: 2 }). */
 export async function control<Body = unknown>(
-  sandbox: RunningSandbox,
+  sandbox: Pick<RunningSandbox, 'url'>,
   method: 'GET' | 'POST' | 'DELETE' | 'PUT',
   path: string,
   query: Query = {},
@@ -114,7 +114,7 @@ export async function control<Body = unknown>(
 }
 
 /** Adds versions through the control route, failing unless it answers 201. */
-export async function addVersions(sandbox: RunningSandbox, query: Query = {}): Promise<AddedVersionAnswer[]> {
+export async function addVersions(sandbox: Pick<RunningSandbox, 'url'>, query: Query = {}): Promise<AddedVersionAnswer[]> {
   const { status, text, body } = await control<{ versions: AddedVersionAnswer[] }>(sandbox, 'POST', 'versions', query);
   if (status !== 201) throw new Error(`POST /__sandbox/versions: status ${status}: ${text}`);
   return body.versions;

@@ -5,6 +5,7 @@ import { AVAILABLE_FILTERS_PATH } from '../../src/api/paths.js';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { type AddedVersionAnswer, addVersions, control } from '../contract/http.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { sendJson, startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
 import { startRelay, useRelays } from '../helpers/relay.js';
@@ -17,20 +18,11 @@ const sandbox = useSandbox({ records: 450 });
 const relay = useRelays();
 const servers = useRecordingServers();
 
-interface AddedVersion {
-  version_id: string;
-  records: number;
-  scraped_time: string;
-  derived_from: string;
-  changed: number;
-  added: number;
-  removed: number;
-}
-
-async function addVersion(exchange: string, feeType: string, added = 0): Promise<AddedVersion> {
-  const response = await fetch(`${sandbox.current.url}/__sandbox/versions?exchange_name=${exchange}&fee_type=${feeType}&added=${added}`, { method: 'POST' });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { versions: AddedVersion[] }).versions[0]!;
+/** A version added to a group that has one already, from which it derives. */
+async function addVersion(exchange: string, feeType: string, added = 0): Promise<AddedVersionAnswer & { derived_from: string }> {
+  const version = (await addVersions(sandbox.current, { exchange_name: exchange, fee_type: feeType, added }))[0]!;
+  expect(version.derived_from).toEqual(expect.any(String));
+  return version as AddedVersionAnswer & { derived_from: string };
 }
 
 function env(extra: Record<string, string> = {}) {
@@ -120,7 +112,7 @@ describe('mkt diff', () => {
     // A small sandbox, where some groups have a single version.
     const small = await startSandbox({ port: 0, records: 60 });
     try {
-      const listed = (await (await fetch(`${small.url}/__sandbox/versions`)).json()) as { versions: { exchange_name: string; fee_type: string; version_id: string; scraped_time: string }[] };
+      const listed = (await control<{ versions: { exchange_name: string; fee_type: string; version_id: string; scraped_time: string }[] }>(small, 'GET', 'versions')).body;
       const groups = new Map<string, typeof listed.versions>();
       for (const version of listed.versions) {
         const key = `${version.exchange_name} ${version.fee_type.toLowerCase()}`;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
+import { addVersions } from '../contract/http.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { startRelay } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -27,12 +28,6 @@ async function rewritingService() {
   return { server, state };
 }
 
-async function addVersion(query: string): Promise<{ version_id: string; records: number }> {
-  const response = await fetch(`${sandbox.current.url}/__sandbox/versions?${query}`, { method: 'POST' });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { versions: { version_id: string; records: number }[] }).versions[0]!;
-}
-
 /** The mirror's answer, byte for byte the service's. */
 async function expectMirrorEqualsService(env: Record<string, string>): Promise<void> {
   const online = await runInProcess(['results', '--all', '-f', 'ndjson'], { env });
@@ -54,7 +49,7 @@ let service: Awaited<ReturnType<typeof rewritingService>>;
 const first = {} as { mirror: string; cache: string; copy: string; nyse: { version_id: string; records: number }; summary: Summary };
 beforeAll(async () => {
   service = await rewritingService();
-  first.nyse = await addVersion('exchange_name=NYSE&fee_type=Equity&added=3');
+  first.nyse = (await addVersions(sandbox.current, { exchange_name: 'NYSE', fee_type: 'Equity', added: 3 }))[0]!;
   first.mirror = join(tempDir('mkt-mirror-'), 'm.duckdb');
   first.cache = tempDir('mkt-cache-');
   const env = { MKT_BASE_URL: service.server.url, MKT_API_KEY: sandbox.current.keys.api_key, MKT_MIRROR: first.mirror, MKT_CACHE_DIR: first.cache };

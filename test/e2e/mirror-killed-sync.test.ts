@@ -2,6 +2,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { control } from '../contract/http.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { startRelay } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -84,8 +85,7 @@ describe('a killed first sync', () => {
   it('carries on after a version it had committed is withdrawn, to a mirror that equals the service', async () => {
     const env = killedMirrorCopy();
     // The service withdraws the version of the walk's first committed record: every later record moves back.
-    const withdrawn = await fetch(`${sandbox.url}/__sandbox/versions/${committed.first_version_id}`, { method: 'DELETE' });
-    expect(withdrawn.status).toBe(200);
+    expect((await control(sandbox, 'DELETE', `versions/${committed.first_version_id}`)).status).toBe(200);
 
     const resumed = await runInProcess(['sync', '-f', 'json'], { env });
     expect(resumed.code).toBe(0);

@@ -2,6 +2,7 @@ import { copyFileSync, existsSync, readFileSync, symlinkSync, writeFileSync } fr
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
+import { addVersions } from '../contract/http.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { sendJson, useRecordingServers } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
@@ -18,7 +19,7 @@ const env = () => ({ env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sand
 
 beforeAll(async () => {
   // A version whose 150 records share one created_on: ties broken by id, across pages.
-  await fetch(`${sandbox.current.url}/__sandbox/versions?exchange_name=NYSE&fee_type=Option&added=150`, { method: 'POST' });
+  await addVersions(sandbox.current, { exchange_name: 'NYSE', fee_type: 'Option', added: 150 });
   const sync = await runInProcess(['sync'], env());
   expect(sync.code).toBe(0);
 });

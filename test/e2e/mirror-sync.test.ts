@@ -3,6 +3,7 @@ import { statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { addVersions, control } from '../contract/http.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { startRelay, useRelays } from '../helpers/relay.js';
@@ -69,17 +70,11 @@ async function expectMirrorEqualsService(
   expect(offline.stdout).toBe(online.stdout);
 }
 
-async function post(path: string, on: RunningSandbox): Promise<{ versions: { version_id: string; records: number }[] }> {
-  const response = await fetch(`${on.url}${path}`, { method: 'POST' });
-  expect(response.status).toBe(201);
-  return (await response.json()) as never;
-}
-
 const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
 
 /** The sandbox's versions that have records now, as a sync's summary names them: the filter table's spelling, in its order. */
 async function liveVersions(on: RunningSandbox): Promise<Version[]> {
-  const listed = (await (await fetch(`${on.url}/__sandbox/versions`)).json()) as { versions: (Version & { withdrawn: boolean })[] };
+  const listed = (await control<{ versions: (Version & { withdrawn: boolean })[] }>(on, 'GET', 'versions')).body;
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   return listed.versions
     .filter((version) => !version.withdrawn)
@@ -226,10 +221,10 @@ describe('mkt sync', () => {
     // Not opened at all: the file is as the first sync left it.
     expect(statSync(mirror).mtimeMs).toBe(mtimeMs);
 
-    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=3', service);
+    const added = (await addVersions(service, { exchange_name: 'NYSE', fee_type: 'Equity', added: 3 }))[0]!;
     const found = await sync();
-    expect(found).toMatchObject({ code: 10, summary: { new_records: added.versions[0]!.records, full_walk: false } });
-    expect(found.requests).toBeLessThanOrEqual(Math.ceil(added.versions[0]!.records / 100) + 2);
+    expect(found).toMatchObject({ code: 10, summary: { new_records: added.records, full_walk: false } });
+    expect(found.requests).toBeLessThanOrEqual(Math.ceil(added.records / 100) + 2);
     expect((await sync()).requests).toBe(1);
 
     // A mirror changed by anything but a sync is opened and checked again: the lost row, the oldest,
@@ -252,8 +247,7 @@ describe('mkt sync', () => {
     const service = await freshService();
     const client = mkt(served.url, service.keys.api_key, mirror);
     // 250 new items in one version: all its records share one created_on, across three pages.
-    const added = await post('/__sandbox/versions?exchange_name=NYSE&fee_type=Equity&added=250', service);
-    const version = added.versions[0]!;
+    const version = (await addVersions(service, { exchange_name: 'NYSE', fee_type: 'Equity', added: 250 }))[0]!;
     served.requests.length = 0;
     const { code, summary, stderr } = await client.sync('--exit-code');
     expect(code).toBe(10);
@@ -271,13 +265,11 @@ describe('mkt sync', () => {
   it('removes the records of a withdrawn version and notes them in mkt_removed_results', async () => {
     const mirror = copyMirror(first.mirror);
     const service = await freshService();
-    const { url, keys } = service;
+    const { keys } = service;
     const client = mkt(served.url, keys.api_key, mirror);
-    const added = await post('/__sandbox/versions?exchange_name=CBOE&fee_type=Option&added=5', service);
+    const version = (await addVersions(service, { exchange_name: 'CBOE', fee_type: 'Option', added: 5 }))[0]!;
     expect((await client.sync()).code).toBe(0);
-    const version = added.versions[0]!;
-    const withdrawn = await fetch(`${url}/__sandbox/versions/${version.version_id}`, { method: 'DELETE' });
-    expect(withdrawn.status).toBe(200);
+    expect((await control(service, 'DELETE', `versions/${version.version_id}`)).status).toBe(200);
     const { code, summary, stderr } = await client.sync('--exit-code');
     expect(code).toBe(10);
     expect(summary).toMatchObject({ removed_records: version.records, new_records: 0, new_versions: [], full_walk: true });
@@ -301,7 +293,7 @@ describe('mkt sync', () => {
     expect(first.summary.changed_groups).toEqual(groupsOf(versions));
     expect(first.stderr).toContain(` new records (${versions.length} fee schedules) · `);
 
-    const added = (await post('/__sandbox/versions?exchange_name=NASDAQ&fee_type=Option&added=40', service)).versions[0]!;
+    const added = (await addVersions(service, { exchange_name: 'NASDAQ', fee_type: 'Option', added: 40 }))[0]!;
     const { code, summary, stderr } = await client.sync('--exit-code');
     expect(code).toBe(10);
     expect(summary.new_versions).toEqual([{ exchange_name: 'NASDAQ', fee_type: 'Option', version_id: added.version_id, records: added.records }]);
@@ -407,7 +399,7 @@ describe('mkt sync', () => {
       const { code, summary } = await client.sync();
       expect(code).toBe(0);
       expect(summary.total_records).toBe(900);
-      await fetch(`${faulty.url}/__sandbox/versions?groups=3&added=40`, { method: 'POST' });
+      await addVersions(faulty, { groups: 3, added: 40 });
       expect((await client.sync()).code).toBe(0);
       await expectMirrorEqualsService(faulty.url, faulty.keys.api_key, mirror, [], clock);
     } finally {

@@ -3,6 +3,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
+import { addVersions, control } from '../contract/http.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { startRelay, useRelays } from '../helpers/relay.js';
 import { useInProcessMkt } from '../helpers/mkt-in-process-command.js';
@@ -100,15 +101,9 @@ function machine(url: string) {
   };
 }
 
-async function control(method: 'POST' | 'DELETE' | 'GET', path: string): Promise<unknown> {
-  const response = await fetch(`${sandbox.current.url}/__sandbox/${path}`, { method });
-  expect(response.ok).toBe(true);
-  return response.json();
-}
-
 /** The newest version the sandbox holds of a fee schedule. */
 async function newestVersion(exchange: string, feeType: string): Promise<string> {
-  const { versions } = (await control('GET', 'versions')) as { versions: { version_id: string; exchange_name: string; fee_type: string; latest: boolean }[] };
+  const { versions } = (await control<{ versions: { version_id: string; exchange_name: string; fee_type: string; latest: boolean }[] }>(sandbox.current, 'GET', 'versions')).body;
   const newest = versions.find((version) => version.exchange_name === exchange && version.fee_type.toLowerCase() === feeType.toLowerCase() && version.latest);
   expect(newest).toBeDefined();
   return newest!.version_id;
@@ -121,10 +116,10 @@ describe('docs/recipes.md: alert when a venue changes its fees', () => {
 
     expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: '' });
 
-    await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
+    await addVersions(sandbox.current, { exchange_name: 'NASDAQ', fee_type: 'Equity' });
     expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: 'NASDAQ Equity fees changed to desk@example.com, csv\n' });
 
-    await control('DELETE', `versions/${await newestVersion('NYSE', 'Equity')}`);
+    expect((await control(sandbox.current, 'DELETE', `versions/${await newestVersion('NYSE', 'Equity')}`)).status).toBe(200);
     expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: 'NYSE Equity fees changed to desk@example.com, csv\n' });
 
     expect(await host.night()).toEqual({ code: 0, stdout: '', stderr: '', alerts: '' });
@@ -134,7 +129,7 @@ describe('docs/recipes.md: alert when a venue changes its fees', () => {
     await newSandbox();
     const host = machine(service.url);
     host.firstSynced();
-    await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
+    await addVersions(sandbox.current, { exchange_name: 'NASDAQ', fee_type: 'Equity' });
     // mkt sync exits 3; the script, 1.
     expect(await host.night({ MKT_API_KEY: 'bogus-key-0123456789' })).toEqual({
       code: 1,
@@ -151,8 +146,8 @@ describe('docs/recipes.md: alert when a venue changes its fees', () => {
     const renaming = await relay(sandbox.current.url, { rewrite: (_request, _status, body) => body.replaceAll('"exchange_name":"NASDAQ"', '"exchange_name":"NAS DAQ"') });
     const host = machine(renaming.url);
     await host.firstSync();
-    await control('POST', 'versions?exchange_name=NASDAQ&fee_type=Equity');
-    await control('POST', 'versions?exchange_name=NYSE&fee_type=Equity');
+    await addVersions(sandbox.current, { exchange_name: 'NASDAQ', fee_type: 'Equity' });
+    await addVersions(sandbox.current, { exchange_name: 'NYSE', fee_type: 'Equity' });
     const night = await host.night();
     expect({ code: night.code, stdout: night.stdout, alerts: night.alerts }).toEqual({
       code: 1,

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { addVersions } from '../contract/http.js';
 import { type RecordedRequest, startRecordingServer } from '../helpers/recording-server.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -31,9 +32,7 @@ async function serviceRecords(target: { url: string; keys: { api_key: string } }
 
 /** Adds a version of the group with `added` records more than the one before (and the others it carries over): its record count. */
 async function addVersion(url: string, exchange: string, feeType: string, added: number): Promise<number> {
-  const response = await fetch(`${url}/__sandbox/versions?exchange_name=${exchange}&fee_type=${feeType}&added=${added}`, { method: 'POST' });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { versions: [{ records: number }] }).versions[0].records;
+  return (await addVersions({ url }, { exchange_name: exchange, fee_type: feeType, added }))[0]!.records;
 }
 
 const idOf = (record: Record<string, unknown>) => (record.id ?? record.record_id) as string;

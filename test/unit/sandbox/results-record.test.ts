@@ -4,7 +4,7 @@ import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../../src/api/fields.js';
 import type { FeeScheduleResult } from '../../../src/api/types.js';
 import { ResultsDataset } from '../../../src/sandbox/results-dataset.js';
 import { RecordBuilder } from '../../../src/sandbox/results-record.js';
-import { getAllResults, getResults, type Query } from '../../contract/http.js';
+import { addVersions, getAllResults, getResults, type Query } from '../../contract/http.js';
 import { RUN_STAMP, useSandbox } from '../../helpers/sandbox.js';
 
 const SEED = 7;
@@ -34,8 +34,7 @@ describe('the sandbox builds records as objects', () => {
     const hash = createHash('sha256');
     for (const [n, query] of queries.entries()) {
       if (n === queries.length - 1) {
-        const added = await fetch(`${sandbox.current.url}/__sandbox/versions?groups=3`, { method: 'POST' });
-        expect(added.status).toBe(201);
+        await addVersions(sandbox.current, { groups: 3 });
       }
       const { status, text } = await getResults(sandbox.current, { query });
       expect(status).toBe(200);
