@@ -2,8 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { displayWidth } from '../../src/output/text-width.js';
-import { run } from '../../src/main.js';
-import { memoryDeps, runInProcess } from '../helpers/run-in-process.js';
+import { runInProcess } from '../helpers/run-in-process.js';
 import { tempConfigDir } from '../helpers/run-mkt.js';
 import { hasScript, runOnTerminal as runOnPty } from '../helpers/terminal.js';
 import { useSandbox } from '../helpers/sandbox.js';
@@ -43,11 +42,9 @@ async function runAsOnTerminal(args: string[], options: { columns: number; env?:
  * a real terminal has shown its spinner ('--all shows a spinner on stderr').
  */
 async function runAsOnOneTerminal(args: string[], columns: number): Promise<string> {
-  const deps = memoryDeps({ env: serviceEnv(), stdout: { isTTY: true, columns } });
-  expect(await run(args, { ...deps, stderr: deps.stdout })).toBe(0);
-  // Writes queued behind a full buffer land on the next turns, as runInProcess waits for them.
-  await new Promise((resolve) => setImmediate(resolve));
-  return deps.stdout.text();
+  const { code, stdout } = await runInProcess(args, { env: serviceEnv(), stdout: { isTTY: true, columns }, stderrIntoStdout: true });
+  expect(code).toBe(0);
+  return stdout;
 }
 
 const stripAnsi = (text: string): string => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');

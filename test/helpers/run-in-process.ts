@@ -23,6 +23,8 @@ export interface InProcessOptions {
   stdout?: StreamShape;
   /** stderr as a terminal of some width; a pipe by default. */
   stderr?: StreamShape;
+  /** stderr written into stdout's stream, as both go to one terminal: `stderr` then holds the same text as `stdout`. */
+  stderrIntoStdout?: boolean;
   /** The clock; Date.now by default. */
   now?: () => number;
   /** How the HTTP client sleeps, on the clock of `now` (virtualClock); a real sleep by default. */
@@ -91,10 +93,11 @@ export class MemoryOutput extends Writable {
 /** The Deps run() takes from the process, made of memory streams and a clean environment. */
 export function memoryDeps(options: InProcessOptions = {}): Deps & { stdout: MemoryOutput; stderr: MemoryOutput } {
   const stdin = options.stdin ?? new PassThrough().end(options.input ?? '');
+  const stdout = new MemoryOutput(options.stdout);
   return {
     stdin,
-    stdout: new MemoryOutput(options.stdout),
-    stderr: new MemoryOutput(options.stderr),
+    stdout,
+    stderr: options.stderrIntoStdout ? stdout : new MemoryOutput(options.stderr),
     env: cleanEnv(options.env ?? {}),
     now: options.now ?? Date.now,
     sleep: options.sleep,
