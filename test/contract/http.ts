@@ -7,10 +7,7 @@ import { type HttpAnswer, httpRequest } from '../helpers/http-request.js';
 /** Query parameters; an array is sent as a repeated parameter. */
 export type Query = Record<string, string | number | boolean | readonly string[]>;
 
-export interface Answer<Body = unknown> {
-  status: number;
-  headers: Headers;
-  text: string;
+export interface Answer<Body = unknown> extends HttpAnswer {
   body: Body;
 }
 
