@@ -69,7 +69,8 @@ async function duckdbShell({ args, stdin }: InProcessCall): Promise<InProcessEnd
 function machine() {
   const dir = tempDir('mkt-recipes-');
   const bin = tempDir('mkt-recipes-bin-');
-  const mailLog = join(dir, '..', `${dir.split('/').at(-1)}-mail.log`);
+  // Outside the working directory, whose files some recipes list.
+  const mailLog = join(tempDir('mkt-recipes-mail-'), 'mail.log');
   mkt.install(bin);
   writeFileSync(join(bin, 'mail'), `#!/bin/sh\ncat > /dev/null\nprintf '%s\\n' "$2" >> '${mailLog}'\n`);
   chmodSync(join(bin, 'mail'), 0o755);
