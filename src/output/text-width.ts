@@ -18,10 +18,42 @@ const EMOJI_SEQUENCE = /\uFE0F|\p{Regional_Indicator}{2}/u;
 
 let segmenter: Intl.Segmenter | undefined;
 
-function* graphemes(text: string): Generator<string> {
+/**
+ * The most text given to the segmenter at once: Node 20's takes time that grows with the square of
+ * the text's length, and a long text from the server would hold a table up for minutes.
+ */
+export const SEGMENTED_AT_ONCE = 256;
+
+/**
+ * The graphemes of a text, segmented in pieces of at most SEGMENTED_AT_ONCE code units, each
+ * starting where a grapheme starts: the piece's graphemes but its last are whole, and the next
+ * piece starts with that last one. Only a grapheme longer than a piece, which no script writes,
+ * is cut where the piece ends.
+ */
+export function* graphemes(text: string): Generator<string> {
   segmenter ??= new Intl.Segmenter();
-  for (const { segment } of segmenter.segment(text)) yield segment;
+  let start = 0;
+  while (text.length - start > SEGMENTED_AT_ONCE) {
+    const pieceStart = start;
+    let end = start + SEGMENTED_AT_ONCE;
+    if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
+    let last = '';
+    for (const { segment } of segmenter.segment(text.slice(start, end))) {
+      if (last !== '') {
+        yield last;
+        start += last.length;
+      }
+      last = segment;
+    }
+    if (start === pieceStart) {
+      yield last;
+      start = end;
+    }
+  }
+  for (const { segment } of segmenter.segment(text.slice(start))) yield segment;
 }
+
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
 
 /** Two cells for a grapheme whose first character is East Asian Wide or Fullwidth (ambiguous ones are narrow, as Unicode advises). */
 function graphemeWidth(grapheme: string): number {

@@ -1,6 +1,6 @@
 import { eastAsianWidth } from 'get-east-asian-width';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayWidth, MAY_JOIN, truncateToWidth } from '../../../src/output/text-width.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { displayWidth, graphemes, MAY_JOIN, SEGMENTED_AT_ONCE, truncateToWidth, wrapToWidth } from '../../../src/output/text-width.js';
 
 /** Unassigned code points and surrogates are not characters. */
 const NOT_A_CHARACTER = /^(?:\p{Cn}|\p{Cs})$/u;
@@ -70,5 +70,41 @@ describe('text width follows Unicode’s East Asian Width', () => {
 
   it('cuts wide text where Unicode says it is wide', () => {
     expect(truncateToWidth('\u2329\u232A\u2329\u232A', 5)).toBe('\u2329\u232A…');
+  });
+});
+
+describe('text longer than the segmenter is given at once', () => {
+  /** Graphemes that join several code points, each by a rule of its own (UAX #29). */
+  const JOINED = ['e\u0301', '🇯🇵', '🇺🇸', '👩‍👩‍👧', '👍🏽', '\r\n', '\u1100\u1161\u11A8', 'क्ष', 'क्‍ष', '\u0600a', '❤️', 'a'];
+
+  it.each([0, 1, 2, 3, 5, 8])('gives the graphemes of one segmentation, the pieces starting %i code units on', (offset) => {
+    // Every kind of grapheme at every place of a piece: their lengths, and the offset, move each across a piece's end.
+    const text = 'x'.repeat(offset) + Array.from({ length: 4 * SEGMENTED_AT_ONCE }, (_, index) => JOINED[index % JOINED.length]).join('');
+    expect([...graphemes(text)]).toEqual(Array.from(new Intl.Segmenter().segment(text), ({ segment }) => segment));
+  });
+
+  it('measures, cuts and wraps a text of 85,000 cells segmenting no more than a piece at once', () => {
+    const sentence = 'Rule text e\u0301 with a mark. ';
+    const text = sentence.repeat(3400);
+    const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
+    try {
+      expect(displayWidth(text)).toBe(3400 * (sentence.length - 1));
+      expect(truncateToWidth(text, 16)).toBe('Rule text e\u0301 wit…');
+      expect(wrapToWidth(text, 60).slice(0, 2)).toEqual(['Rule text e\u0301 with a mark. Rule text e\u0301 with a mark. Rule text', 'e\u0301 with a mark. Rule text e\u0301 with a mark. Rule text e\u0301 with a']);
+      expect(Math.max(...segment.mock.calls.map(([segmented]) => segmented.length))).toBeLessThanOrEqual(SEGMENTED_AT_ONCE);
+    } finally {
+      segment.mockRestore();
+    }
+  });
+
+  it('cuts a grapheme longer than a piece where the piece ends, never inside a character, and loses none of it', () => {
+    const marks = `a${'\u0301'.repeat(2 * SEGMENTED_AT_ONCE)}b`;
+    expect([...graphemes(marks)].join('')).toBe(marks);
+    expect(displayWidth(marks)).toBe(2);
+    // Emoji joined by U+200D are one grapheme however many: 3 code units each, so that a piece's end falls inside one.
+    const chain = Array(SEGMENTED_AT_ONCE).fill('👩').join('\u200D');
+    const pieces = [...graphemes(chain)];
+    expect(pieces.join('')).toBe(chain);
+    expect(pieces.filter((piece) => /[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]/.test(piece))).toEqual([]);
   });
 });
