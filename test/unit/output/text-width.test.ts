@@ -83,12 +83,12 @@ describe('text longer than the segmenter is given at once', () => {
     expect([...graphemes(text)]).toEqual(Array.from(new Intl.Segmenter().segment(text), ({ segment }) => segment));
   });
 
-  it('measures, cuts and wraps a text of 85,000 cells segmenting no more than a piece at once', () => {
+  it('measures, cuts and wraps a long text segmenting no more than a piece at once', () => {
     const sentence = 'Rule text e\u0301 with a mark. ';
-    const text = sentence.repeat(3400);
+    const text = sentence.repeat(100);
     const segment = vi.spyOn(Intl.Segmenter.prototype, 'segment');
     try {
-      expect(displayWidth(text)).toBe(3400 * (sentence.length - 1));
+      expect(displayWidth(text)).toBe(100 * (sentence.length - 1));
       expect(truncateToWidth(text, 16)).toBe('Rule text e\u0301 wit…');
       expect(wrapToWidth(text, 60).slice(0, 2)).toEqual(['Rule text e\u0301 with a mark. Rule text e\u0301 with a mark. Rule text', 'e\u0301 with a mark. Rule text e\u0301 with a mark. Rule text e\u0301 with a']);
       expect(Math.max(...segment.mock.calls.map(([segmented]) => segmented.length))).toBeLessThanOrEqual(SEGMENTED_AT_ONCE);
