@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { cleanEnv, MKT_RUNS } from '../helpers/run-mkt.js';
+import { MKT_RUNS, spawnMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -22,27 +22,19 @@ beforeAll(async () => {
 /** Long enough for any run on a loaded machine: a run still going then has hung. */
 const HUNG_AFTER_MS = 20_000;
 
-
 /**
  * mkt's bundle run once for each argument list, in turn, in one Node process (mkt-runs.cjs),
  * killed if it has not ended by HUNG_AFTER_MS: a hang under /proc or on a named pipe blocks the
  * whole process, and so any run of it. The process's stdout is every run's.
  */
 async function runsOrKill(argsLists: readonly (readonly string[])[], extraEnv: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [MKT_RUNS, JSON.stringify(argsLists)], { env: cleanEnv(env(extraEnv)), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const running = spawnMkt([JSON.stringify(argsLists)], { env: env(extraEnv), script: MKT_RUNS });
   let killedAsHung = false;
   const timer = setTimeout(() => {
     killedAsHung = true;
-    child.kill('SIGKILL');
+    running.child.kill('SIGKILL');
   }, HUNG_AFTER_MS);
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (...ending) => resolve(ending));
-  });
+  const { code, signal, stdout, stderr } = await running.result;
   clearTimeout(timer);
   const runs = killedAsHung || code !== 0 ? stderr : (JSON.parse(stderr) as { code: number; stderr: string }[]);
   return { code, signal, stdout, killedAsHung, runs };

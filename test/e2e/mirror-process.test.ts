@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +5,7 @@ import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { useRelays } from '../helpers/relay.js';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { cleanEnv, spawnMkt } from '../helpers/run-mkt.js';
+import { runMkt, spawnMkt } from '../helpers/run-mkt.js';
 import { answeredFor, committedAndStuck, until } from '../helpers/stopped-sync.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -197,15 +196,7 @@ describe('a mirror across processes', () => {
     for (const name of readdirSync(join(ROOT, 'node_modules'))) {
       if (name !== '@duckdb' && name !== '.bin') symlinkSync(join(ROOT, 'node_modules', name), join(install, 'node_modules', name));
     }
-    const start = (script: string, args: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn(process.execPath, [join(install, script), ...args], { env: cleanEnv(env) });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-        child.on('close', (code) => resolve({ code, stdout, stderr }));
-      });
+    const start = (script: string, args: string[]) => runMkt(args, { env, script: join(install, script) });
     return {
       run: (args: string[]) => start('bin/mkt.js', args),
       runs: async (argLists: string[][]) => JSON.parse((await start('test/helpers/mkt-runs.cjs', [JSON.stringify(argLists)])).stderr) as { code: number; stderr: string }[],

@@ -24,6 +24,8 @@ export interface RunOptions {
   cwd?: string;
   /** Pages a sync stages between two commits (Deps.syncCommitPages): then the process runs mkt-with-deps.cjs, not bin/mkt.js. */
   syncCommitPages?: number;
+  /** The script the process runs in place of this checkout's bin/mkt.js: another install's, or MKT_RUNS. */
+  script?: string;
 }
 
 /** A fresh config directory holding `files` (name → text), empty by default, removed when the test file is done. */
@@ -63,9 +65,9 @@ export interface SpawnedMkt {
   result: Promise<MktRun>;
 }
 
-/** Starts `node bin/mkt.js args…` as a user would, with pipes (not a terminal) on every stream. */
+/** Starts `node bin/mkt.js args…` (or `options.script`) as a user would, with pipes (not a terminal) on every stream. */
 export function spawnMkt(args: readonly string[], options: RunOptions = {}): SpawnedMkt {
-  const entry = options.syncCommitPages === undefined ? [MKT_BIN] : [MKT_WITH_DEPS, JSON.stringify({ syncCommitPages: options.syncCommitPages })];
+  const entry = options.syncCommitPages === undefined ? [options.script ?? MKT_BIN] : [MKT_WITH_DEPS, JSON.stringify({ syncCommitPages: options.syncCommitPages })];
   const child = spawn(process.execPath, [...entry, ...args], {
     env: cleanEnv(options.env ?? {}),
     cwd: options.cwd,
