@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AVAILABLE_FILTERS_PATH } from '../../src/api/paths.js';
 import { ENUM_FILTER_VALUES } from '../../src/api/filters.js';
 import { useSandbox } from '../helpers/sandbox.js';
-import { control, getAllResults, getResults } from './http.js';
+import { control, getAllResults, getResults, listVersions } from './http.js';
 
 // "Get Available Filters" as shared/cli-contract.md ("Discovery") gives it.
 const sandbox = useSandbox({ records: 3000 });
@@ -82,8 +82,7 @@ describe('available filters when versions are withdrawn', () => {
   const changing = useSandbox({ records: 400 });
 
   it('leave out an exchange once every version of it is withdrawn', async () => {
-    const listed = await control<{ versions: { version_id: string; exchange_name: string; withdrawn: boolean }[] }>(changing.current, 'GET', 'versions');
-    const iex = listed.body.versions.filter((version) => version.exchange_name === 'IEX' && !version.withdrawn);
+    const iex = (await listVersions(changing.current)).filter((version) => version.exchange_name === 'IEX' && !version.withdrawn);
     expect(iex.length).toBeGreaterThan(0);
     for (const version of iex) expect((await control(changing.current, 'DELETE', `versions/${version.version_id}`)).status).toBe(200);
     const { body } = await getResults<FiltersBody>(changing.current, { path: AVAILABLE_FILTERS_PATH });

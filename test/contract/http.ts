@@ -110,6 +110,24 @@ export async function control<Body = unknown>(
   return answer(httpRequest(`${sandbox.url}/__sandbox/${path}${queryString(query)}`, { method }));
 }
 
+/** One version GET /__sandbox/versions lists: each that has records, withdrawn ones marked. */
+export interface ListedVersion {
+  version_id: string;
+  exchange_name: string;
+  fee_type: string;
+  records: number;
+  scraped_time: string;
+  latest: boolean;
+  withdrawn: boolean;
+}
+
+/** The versions the control route lists, failing unless it answers 200. */
+export async function listVersions(sandbox: Pick<RunningSandbox, 'url'>): Promise<ListedVersion[]> {
+  const { status, text, body } = await control<{ versions: ListedVersion[] }>(sandbox, 'GET', 'versions');
+  if (status !== 200) throw new Error(`GET /__sandbox/versions: status ${status}: ${text}`);
+  return body.versions;
+}
+
 /** Adds versions through the control route, failing unless it answers 201. */
 export async function addVersions(sandbox: Pick<RunningSandbox, 'url'>, query: Query = {}): Promise<AddedVersionAnswer[]> {
   const { status, text, body } = await control<{ versions: AddedVersionAnswer[] }>(sandbox, 'POST', 'versions', query);

@@ -5,7 +5,7 @@ import { AVAILABLE_FILTERS_PATH } from '../../src/api/paths.js';
 import type { FeeScheduleResult } from '../../src/api/types.js';
 import { type Difference, diffVersions } from '../../src/api/version-diff.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { type AddedVersionAnswer, addVersions, control } from '../contract/http.js';
+import { type AddedVersionAnswer, addVersions, type ListedVersion, listVersions } from '../contract/http.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { sendJson, startRecordingServer, useRecordingServers } from '../helpers/recording-server.js';
 import { startRelay, useRelays } from '../helpers/relay.js';
@@ -112,9 +112,8 @@ describe('mkt diff', () => {
     // A small sandbox, where some groups have a single version.
     const small = await startSandbox({ port: 0, records: 60 });
     try {
-      const listed = (await control<{ versions: { exchange_name: string; fee_type: string; version_id: string; scraped_time: string }[] }>(small, 'GET', 'versions')).body;
-      const groups = new Map<string, typeof listed.versions>();
-      for (const version of listed.versions) {
+      const groups = new Map<string, ListedVersion[]>();
+      for (const version of await listVersions(small)) {
         const key = `${version.exchange_name} ${version.fee_type.toLowerCase()}`;
         groups.set(key, [...(groups.get(key) ?? []), version]);
       }

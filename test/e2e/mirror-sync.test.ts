@@ -3,7 +3,7 @@ import { statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { addVersions, control } from '../contract/http.js';
+import { addVersions, control, listVersions } from '../contract/http.js';
 import { openDuckDB } from '../helpers/duckdb.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { startRelay, useRelays } from '../helpers/relay.js';
@@ -74,9 +74,9 @@ const newMirror = () => join(tempDir('mkt-mirror-'), 'm.duckdb');
 
 /** The sandbox's versions that have records now, as a sync's summary names them: the filter table's spelling, in its order. */
 async function liveVersions(on: RunningSandbox): Promise<Version[]> {
-  const listed = (await control<{ versions: (Version & { withdrawn: boolean })[] }>(on, 'GET', 'versions')).body;
+  const listed = await listVersions(on);
   const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return listed.versions
+  return listed
     .filter((version) => !version.withdrawn)
     .map(({ exchange_name, fee_type, version_id, records }) => ({ exchange_name, fee_type: fee_type === 'OPTION' ? 'Option' : fee_type, version_id, records }))
     .sort((a, b) => order(a.exchange_name, b.exchange_name) || order(a.fee_type, b.fee_type) || order(a.version_id, b.version_id));

@@ -3,7 +3,7 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../src/sandbox/server.js';
-import { addVersions, control } from '../contract/http.js';
+import { addVersions, control, listVersions } from '../contract/http.js';
 import { copyMirror } from '../helpers/mirror-copy.js';
 import { startRelay, useRelays } from '../helpers/relay.js';
 import { useInProcessMkt } from '../helpers/mkt-in-process-command.js';
@@ -103,7 +103,7 @@ function machine(url: string) {
 
 /** The newest version the sandbox holds of a fee schedule. */
 async function newestVersion(exchange: string, feeType: string): Promise<string> {
-  const { versions } = (await control<{ versions: { version_id: string; exchange_name: string; fee_type: string; latest: boolean }[] }>(sandbox.current, 'GET', 'versions')).body;
+  const versions = await listVersions(sandbox.current);
   const newest = versions.find((version) => version.exchange_name === exchange && version.fee_type.toLowerCase() === feeType.toLowerCase() && version.latest);
   expect(newest).toBeDefined();
   return newest!.version_id;
