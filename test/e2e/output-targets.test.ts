@@ -11,7 +11,6 @@ import { mktRunnableBy, type OnFilesOptions, runMktOnFiles } from '../helpers/ru
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-
 // Issue 14, points 1-4: what -o writes to, and how it fails.
 const sandbox = useSandbox({ records: 50 });
 const env = () => ({ env: { MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key } });

@@ -19,24 +19,17 @@ export async function until(condition: () => boolean): Promise<void> {
 export const pagesAsked = (requests: readonly { url: string }[]) =>
   requests.map((request) => new URL(request.url, 'http://x').searchParams).map((params) => `${params.get('order_dir')} ${params.get('page_number')}`);
 
-/** Pages a stopped sync stages between two commits (Deps.syncCommitPages): a few, so that its walk needs a few pages. */
-export const COMMIT_PAGES = 5;
 /** Requests a relay answers before it holds the rest, for a sync that commits every `commitPages` pages (see committedAndStuck). */
 export const answeredFor = (commitPages: number) => 2 * commitPages + 10;
-/** Requests a relay answers before it holds the rest, for a sync that commits every COMMIT_PAGES pages (see committedAndStuck). */
-const ANSWERED = answeredFor(COMMIT_PAGES);
-/** Pages of a sync (100 records each) enough for one commit and some pages after it (see committedAndStuck). */
-export const PAGES = ANSWERED + 10;
-export const RECORDS = PAGES * 100;
 
 /**
- * Waits until a sync through `counted` has committed and cannot end. A walk commits every
- * COMMIT_PAGES pages (or every 2 s, when pages come slowly), and a commit runs while the walk
- * reads on, but the next one waits for it: the walk asks for a page a few beyond the
- * 2 × COMMIT_PAGES-th only once the first commit has finished. The relay answers none beyond
- * that page, which keeps the walk going.
+ * Waits until a sync through `counted` has committed and cannot end, the relay answering
+ * `answered` requests, answeredFor(the sync's commit pages). A walk commits every so many pages
+ * (or every 2 s, when pages come slowly), and a commit runs while the walk reads on, but the next
+ * one waits for it: the walk asks for a page a few beyond twice the commit pages only once the
+ * first commit has finished. The relay answers none beyond that page, which keeps the walk going.
  */
-export async function committedAndStuck(counted: Relay, answered = ANSWERED): Promise<void> {
+export async function committedAndStuck(counted: Relay, answered: number): Promise<void> {
   counted.holdAfter(answered);
   await until(() => counted.requests.length > answered);
 }
@@ -46,7 +39,7 @@ export async function committedAndStuck(counted: Relay, answered = ANSWERED): Pr
  * `commitPages` pages, killed (SIGKILL) once it has committed: the sandbox needs more than
  * answeredFor(commitPages) pages.
  */
-export async function killedFirstSync(sandbox: RunningSandbox, counted: Relay, commitPages = COMMIT_PAGES) {
+export async function killedFirstSync(sandbox: RunningSandbox, counted: Relay, commitPages: number) {
   const mirror = join(tempDir('mkt-mirror-'), 'killed.duckdb');
   const env = { MKT_BASE_URL: counted.url, MKT_API_KEY: sandbox.keys.api_key, MKT_MIRROR: mirror };
   const killed = spawnMkt(['sync'], { env, syncCommitPages: commitPages });
