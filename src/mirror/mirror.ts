@@ -288,7 +288,11 @@ export class Mirror {
     };
   }
 
-  /** Runs `work` in one transaction: all of it is committed, or none. */
+  /**
+   * Runs `work` in one transaction: all of it is committed, or none. Anything else run on the
+   * mirror before it ends runs within it, so a caller asks nothing else meanwhile (a sync reading
+   * the mirror first settles the commit under way).
+   */
   async transaction<T>(work: () => Promise<T>): Promise<T> {
     await this.run('BEGIN TRANSACTION');
     try {
