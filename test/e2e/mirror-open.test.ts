@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/run-in-process.js';
-import { MKT_RUNS, spawnMkt } from '../helpers/run-mkt.js';
+import { killWhenHung, MKT_RUNS, spawnMkt } from '../helpers/run-mkt.js';
 import { useSandbox } from '../helpers/sandbox.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -19,23 +19,16 @@ beforeAll(async () => {
   expect((await runInProcess(['sync'], { env: env() })).code).toBe(0);
 });
 
-/** Long enough for any run on a loaded machine: a run still going then has hung. */
-const HUNG_AFTER_MS = 20_000;
-
 /**
  * mkt's bundle run once for each argument list, in turn, in one Node process (mkt-runs.cjs),
- * killed if it has not ended by HUNG_AFTER_MS: a hang under /proc or on a named pipe blocks the
- * whole process, and so any run of it. The process's stdout is every run's.
+ * killed if it hangs (killWhenHung): a hang under /proc or on a named pipe blocks the whole
+ * process, and so any run of it. The process's stdout is every run's.
  */
 async function runsOrKill(argsLists: readonly (readonly string[])[], extraEnv: Record<string, string> = {}) {
   const running = spawnMkt([JSON.stringify(argsLists)], { env: env(extraEnv), script: MKT_RUNS });
-  let killedAsHung = false;
-  const timer = setTimeout(() => {
-    killedAsHung = true;
-    running.child.kill('SIGKILL');
-  }, HUNG_AFTER_MS);
+  const hung = killWhenHung(running.child);
   const { code, signal, stdout, stderr } = await running.result;
-  clearTimeout(timer);
+  const killedAsHung = hung();
   const runs = killedAsHung || code !== 0 ? stderr : (JSON.parse(stderr) as { code: number; stderr: string }[]);
   return { code, signal, stdout, killedAsHung, runs };
 }

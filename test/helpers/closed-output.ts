@@ -3,16 +3,13 @@ import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from './run-in-process.js';
-import { cleanEnv, MKT_BIN } from './run-mkt.js';
+import { cleanEnv, killWhenHung, MKT_BIN } from './run-mkt.js';
 import { useSandbox } from './sandbox.js';
 import { tempDir } from './temp-dir.js';
 
 // Issue 35, point 3: `results --offline` into a reader that goes away, or onto a full device,
 // ends as the online walk does. Closing the mirror while pages read ahead were still running in
 // DuckDB hung the process or killed it with SIGSEGV.
-
-/** Long enough for any run on a loaded machine: a run still going then has hung. */
-const HUNG_AFTER_MS = 20_000;
 
 interface Ending {
   code: number | null;
@@ -29,17 +26,10 @@ function runInto(target: 'closed pipe' | '/dev/full', args: readonly string[], e
   child.stdout?.once('data', () => child.stdout?.destroy());
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  let killedAsHung = false;
-  const timer = setTimeout(() => {
-    killedAsHung = true;
-    child.kill('SIGKILL');
-  }, HUNG_AFTER_MS);
+  const killed = killWhenHung(child);
   return new Promise((resolve, reject) => {
     child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stderr, killedAsHung });
-    });
+    child.on('close', (code, signal) => resolve({ code, signal, stderr, killedAsHung: killed() }));
   });
 }
 

@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,6 +97,20 @@ export function spawnMkt(args: readonly string[], options: RunOptions = {}): Spa
             void result.then((run) => reject(new Error(`mkt exited (${run.code}) before stderr showed ${JSON.stringify(text)}:\n${run.stderr}`)));
           }),
   };
+}
+
+/** Long enough for any run on a loaded machine: a run still going then has hung. */
+const HUNG_AFTER_MS = 20_000;
+
+/** Kills `child` with SIGKILL if it has not ended within HUNG_AFTER_MS; the function returned tells, once it has ended, whether it was. */
+export function killWhenHung(child: ChildProcess): () => boolean {
+  let killed = false;
+  const timer = setTimeout(() => {
+    killed = true;
+    child.kill('SIGKILL');
+  }, HUNG_AFTER_MS);
+  child.once('close', () => clearTimeout(timer));
+  return () => killed;
 }
 
 /** Runs `node bin/mkt.js args…` to the end. */
