@@ -4,7 +4,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FEE_SCHEDULE_RESULT_FIELD_NAMES } from '../../src/api/fields.js';
-import type { FeeScheduleResult, FeeScheduleResultsPage } from '../../src/api/types.js';
+import type { FeeScheduleResult } from '../../src/api/types.js';
+import { getAllResults } from '../contract/http.js';
 import { useDuckDB } from '../helpers/duckdb.js';
 import { runInProcess } from '../helpers/run-in-process.js';
 import { MKT_BIN, spawnMkt, tempConfigDir } from '../helpers/run-mkt.js';
@@ -21,13 +22,7 @@ const duckdb = useDuckDB();
 const dir = tempDir('mkt-exports-');
 
 beforeAll(async () => {
-  served = [];
-  for (let page = 0; page < 2; page++) {
-    const response = await fetch(`${sandbox.current.url}/api/v1/fee-schedule-results?page_size=100&page_number=${page}`, {
-      headers: { 'x-service-api-access-key': sandbox.current.keys.api_key },
-    });
-    served.push(...(((await response.json()) as FeeScheduleResultsPage).data as FeeScheduleResult[]));
-  }
+  served = (await getAllResults(sandbox.current)).records;
 });
 
 const env = () => ({ MKT_BASE_URL: sandbox.current.url, MKT_API_KEY: sandbox.current.keys.api_key });
