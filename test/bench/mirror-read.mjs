@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// How fast rows of a mirror become JavaScript (docs/performance.md, "Reading the mirror"): the
+// How fast rows of a mirror become JavaScript (docs/performance.md, "Mirror reads"): the
 // 26 columns as @duckdb/node-api converts them, value by value, made into records as mkt did
 // until 2026-11-25, against one JSON array per row (ROW_AS_JSON) made into records by
 // RecordReader, as `results --offline` and `mkt diff` now read.
