@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // test/stress/ is `npm run test:stress` (vitest.stress.config.ts), which CI runs after `npm test`.
-    exclude: ['test/bench/**', 'test/stress/**', 'node_modules/**'],
+    // test/slow/ is `npm run test:slow` (vitest.slow.config.ts), which CI runs after `npm test`.
+    exclude: ['test/bench/**', 'test/slow/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

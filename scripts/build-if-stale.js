@@ -1,4 +1,4 @@
-// `npm test`'s pretest: runs `npm run build` unless the build's last output, dist/bundle/mkt.cjs,
+// The pretest of `npm test` and `test:slow`: runs `npm run build` unless the build's last output, dist/bundle/mkt.cjs,
 // is newer than every file the build reads, as make would. The tests that run bin/mkt.js then test
 // the tree as it is, and a test run after a build does not wait for the same build again.
 import { spawnSync } from 'node:child_process';

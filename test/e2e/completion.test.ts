@@ -41,7 +41,7 @@ function exchangeCache(): string {
  * The `mkt` on the shells' PATH: the scripts run a hidden command (mkt __exchanges) at each TAB,
  * dozens of times in this file, and the README's way runs `mkt completion <shell>`; each call is
  * run() in this process, as `node bin/mkt.js` would answer it, without a node start for each.
- * (startup.test starts the hidden commands as processes, and the last block here pipes one.)
+ * (test/slow/startup.test.ts starts the hidden commands as processes, and the last block here pipes one.)
  */
 const inProcessMkt = useInProcessMkt();
 

@@ -79,7 +79,7 @@ describe('diffVersions', () => {
     expect(diffVersions([...before].reverse(), [...after].reverse())).toEqual(once);
   });
 
-  // The same pairing as test/stress/version-diff.test.ts's 140,000 items: the equal runs merged, then more pairs than the optimum is sought for.
+  // The same pairing as test/slow/version-diff.test.ts's 140,000 items: the equal runs merged, then more pairs than the optimum is sought for.
   it('pairs 1,400 items of one identity: the equal ones together, the rest in content order', () => {
     expect(misreadOfOneIdentity(1_000, 400)).toEqual([]);
   });

@@ -10,7 +10,7 @@ import { answeredFor, committedAndStuck, until } from '../helpers/stopped-sync.j
 import { tempDir } from '../helpers/temp-dir.js';
 
 // Issue 16: Ctrl-C keeps what a sync committed, ends one with nothing committed and a long query;
-// two syncs never both write; DuckDB is optional. A killed sync is mirror-killed-sync.test.ts's.
+// two syncs never both write; DuckDB is optional. A killed sync is test/e2e/mirror-killed-sync.test.ts's.
 const relay = useRelays();
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
